@@ -1,0 +1,8 @@
+//! Board, rules, hashing and win checks: everything about the game and nothing about play.
+
+mod board;
+mod types;
+mod zobrist;
+
+pub use board::{key_slot, Board, KEY_BITS};
+pub use types::*;
