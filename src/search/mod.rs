@@ -2,6 +2,7 @@
 //!
 //! The face of this module is `Searcher::search`: give it a position and limits, get a move.
 
+pub mod bench;
 pub mod time;
 
 use crate::game::{Board, Move};
