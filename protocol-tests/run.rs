@@ -1,0 +1,1 @@
+//! Protocol conformance suite against pbrain-fivefold (being written).

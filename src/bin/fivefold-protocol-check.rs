@@ -1,0 +1,2 @@
+//! Protocol conformance checker (being written).
+fn main() {}
