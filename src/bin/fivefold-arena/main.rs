@@ -1,0 +1,2 @@
+//! fivefold-arena: plays matches between Gomocup brains (work in progress).
+fn main() {}
