@@ -1,0 +1,394 @@
+//! Manager -> brain commands and the line parser that produces them.
+//!
+//! Parsing is lenient about form (letter case, spaces around commas) and strict about
+//! content: a known command with bad arguments becomes `Command::Malformed` (the session
+//! answers `ERROR`), an unknown word becomes `Command::Unknown` (answered `UNKNOWN`).
+//! Nothing here knows the board: coordinates are plain integers, checked by the session.
+
+/// A square as the manager wrote it; it may be off the board or negative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Point {
+    pub x: i64,
+    pub y: i64,
+}
+
+/// The third number of a BOARD line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// 1: a stone of the side to move.
+    Own,
+    /// 2: a stone of the opponent.
+    Opponent,
+    /// 3: a blocked square (continuous games, renju markers).
+    Blocked,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardLine {
+    pub at: Point,
+    pub field: Field,
+}
+
+/// Which multi-line block a `DONE` closes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardKind {
+    /// `BOARD`: set the position, then move.
+    Board,
+    /// `YXBOARD`: set the position, no reply.
+    YxBoard,
+}
+
+/// One `INFO key value` setting. Numbers are i64; values past its range saturate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    TimeoutTurn(i64),
+    TimeoutMatch(i64),
+    TimeLeft(i64),
+    MaxMemory(i64),
+    GameType(i64),
+    Rule(i64),
+    MaxDepth(i64),
+    MaxNode(i64),
+    ThreadNum(i64),
+    /// The whole rest of the line: paths contain spaces and backslashes.
+    Folder(String),
+    Evaluate(String),
+    /// A known numeric key with a value that is not a number.
+    BadValue {
+        key: String,
+        value: String,
+    },
+    /// A key we do not use (Yixin and Rapfi send many); ignored without reply.
+    Unknown(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Start {
+        size: i64,
+    },
+    RectStart {
+        width: i64,
+        height: i64,
+    },
+    Restart,
+    Begin,
+    Turn(Point),
+    Play(Point),
+    Takeback(Point),
+    /// A complete BOARD or YXBOARD block. `errors` lists the lines that did not parse;
+    /// the session rejects the whole block if there are any.
+    Board {
+        kind: BoardKind,
+        lines: Vec<BoardLine>,
+        errors: Vec<String>,
+    },
+    /// A complete SWAP2BOARD block: stones in move order, Black first.
+    Swap2Board {
+        stones: Vec<Point>,
+        errors: Vec<String>,
+    },
+    Info(Info),
+    About,
+    End,
+    /// `YXSTOP` or `STOP`: finish the running search now.
+    Stop,
+    /// A known command with unusable arguments; answered `ERROR <reason>`.
+    Malformed {
+        reason: String,
+    },
+    /// Not a command we know; answered `UNKNOWN <text>`.
+    Unknown(String),
+}
+
+impl Command {
+    /// Commands the manager answers with a move (or moves): these are the ones a search
+    /// may be running for, so ABOUT and STOP during them are handled by the reader thread.
+    pub fn expects_move(&self) -> bool {
+        matches!(
+            self,
+            Command::Begin
+                | Command::Turn(_)
+                | Command::Play(_)
+                | Command::Swap2Board { .. }
+                | Command::Board {
+                    kind: BoardKind::Board,
+                    ..
+                }
+        )
+    }
+}
+
+/// Most lines a block may hold (a 32x32 board has 1024 squares); more is a manager bug,
+/// and we stop storing lines so it cannot make us allocate without bound.
+const MAX_BLOCK_LINES: usize = 4096;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    Board(BoardKind),
+    Swap2,
+}
+
+/// A BOARD-like block being read, up to its `DONE`.
+#[derive(Debug)]
+struct Block {
+    kind: BlockKind,
+    board_lines: Vec<BoardLine>,
+    swap_stones: Vec<Point>,
+    errors: Vec<String>,
+}
+
+impl Block {
+    fn new(kind: BlockKind) -> Block {
+        Block {
+            kind,
+            board_lines: Vec::new(),
+            swap_stones: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self.kind {
+            BlockKind::Board(BoardKind::Board) => "BOARD",
+            BlockKind::Board(BoardKind::YxBoard) => "YXBOARD",
+            BlockKind::Swap2 => "SWAP2BOARD",
+        }
+    }
+
+    fn add_line(&mut self, line: &str) {
+        let stored = self.board_lines.len() + self.swap_stones.len() + self.errors.len();
+        if stored >= MAX_BLOCK_LINES {
+            if stored == MAX_BLOCK_LINES {
+                self.errors.push("too many lines in block".to_string());
+            }
+            return;
+        }
+        let parsed = match self.kind {
+            BlockKind::Board(_) => parse_board_line(line).map(|l| self.board_lines.push(l)),
+            BlockKind::Swap2 => parse_point(line).map(|p| self.swap_stones.push(p)),
+        };
+        if let Err(e) = parsed {
+            self.errors
+                .push(format!("bad line '{}': {e}", excerpt(line)));
+        }
+    }
+
+    fn into_command(self) -> Command {
+        match self.kind {
+            BlockKind::Board(kind) => Command::Board {
+                kind,
+                lines: self.board_lines,
+                errors: self.errors,
+            },
+            BlockKind::Swap2 => Command::Swap2Board {
+                stones: self.swap_stones,
+                errors: self.errors,
+            },
+        }
+    }
+}
+
+/// Turns lines into commands. It has state only for BOARD-like blocks, which are
+/// delivered as one command when their `DONE` arrives.
+#[derive(Debug, Default)]
+pub struct Parser {
+    block: Option<Block>,
+}
+
+impl Parser {
+    pub fn new() -> Parser {
+        Parser::default()
+    }
+
+    /// Whether a BOARD/YXBOARD/SWAP2BOARD block is open.
+    pub fn in_block(&self) -> bool {
+        self.block.is_some()
+    }
+
+    /// Parses one line. Usually yields zero (blank line, line inside a block) or one
+    /// command; two when a command word interrupts an unfinished block.
+    pub fn feed(&mut self, line: &str) -> Vec<Command> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Vec::new();
+        }
+        let Some(block) = self.block.as_mut() else {
+            return self.parse_command(line).into_iter().collect();
+        };
+        let starts_with_word = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        if !starts_with_word {
+            block.add_line(line);
+            return Vec::new();
+        }
+        let Some(block) = self.block.take() else {
+            return Vec::new();
+        };
+        if split_word(line).0 == "DONE" {
+            return vec![block.into_command()];
+        }
+        // A manager that forgot DONE: reject the block, then obey the new command.
+        let mut out = vec![Command::Malformed {
+            reason: format!("{} block not closed by DONE", block.name()),
+        }];
+        out.extend(self.parse_command(line));
+        out
+    }
+
+    fn open(&mut self, kind: BlockKind) -> Option<Command> {
+        self.block = Some(Block::new(kind));
+        None
+    }
+
+    /// One command line outside a block; `None` when it only opens a block.
+    fn parse_command(&mut self, line: &str) -> Option<Command> {
+        let (word, rest) = split_word(line);
+        let with_point = |make: fn(Point) -> Command, name: &str| match parse_point(rest) {
+            Ok(p) => make(p),
+            Err(e) => malformed(name, &e),
+        };
+        let command = match word.as_str() {
+            "START" => parse_start(rest),
+            "RECTSTART" => match parse_point(rest) {
+                Ok(p) => Command::RectStart {
+                    width: p.x,
+                    height: p.y,
+                },
+                Err(e) => malformed("RECTSTART", &e),
+            },
+            "RESTART" => Command::Restart,
+            "BEGIN" => Command::Begin,
+            "TURN" => with_point(Command::Turn, "TURN"),
+            "PLAY" => with_point(Command::Play, "PLAY"),
+            "TAKEBACK" => with_point(Command::Takeback, "TAKEBACK"),
+            "BOARD" => return self.open(BlockKind::Board(BoardKind::Board)),
+            "YXBOARD" => return self.open(BlockKind::Board(BoardKind::YxBoard)),
+            "SWAP2BOARD" => return self.open(BlockKind::Swap2),
+            "INFO" => Command::Info(parse_info(rest)),
+            "ABOUT" => Command::About,
+            "END" => Command::End,
+            "YXSTOP" | "STOP" => Command::Stop,
+            "DONE" => malformed("DONE", "no BOARD block is open"),
+            _ => Command::Unknown(excerpt(line)),
+        };
+        Some(command)
+    }
+}
+
+/// The command word in upper case and the trimmed rest of the line.
+fn split_word(line: &str) -> (String, &str) {
+    let line = line.trim();
+    match line.find(|c: char| c.is_whitespace()) {
+        Some(i) => (line[..i].to_ascii_uppercase(), line[i..].trim()),
+        None => (line.to_ascii_uppercase(), ""),
+    }
+}
+
+fn malformed(command: &str, why: &str) -> Command {
+    Command::Malformed {
+        reason: format!("{command}: {why}"),
+    }
+}
+
+fn parse_start(rest: &str) -> Command {
+    match parse_int(rest) {
+        Some(size) => Command::Start { size },
+        None => malformed("START", &format!("bad board size '{}'", excerpt(rest))),
+    }
+}
+
+/// An integer, saturating at the i64 range (Rapfi-style managers send 2^64-1 for "no limit").
+fn parse_int(text: &str) -> Option<i64> {
+    let text = text.trim();
+    if let Ok(v) = text.parse::<i64>() {
+        return Some(v);
+    }
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if text.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    })
+}
+
+/// `x,y` with optional spaces around the numbers.
+pub fn parse_point(text: &str) -> Result<Point, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 2 {
+        return Err(format!("expected x,y but got '{}'", excerpt(text)));
+    }
+    parse_coords(&parts)
+}
+
+fn parse_coords(parts: &[&str]) -> Result<Point, String> {
+    let num = |s: &str| {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("bad number '{}'", excerpt(s.trim())))
+    };
+    Ok(Point {
+        x: num(parts[0])?,
+        y: num(parts[1])?,
+    })
+}
+
+/// `x,y,field` with optional spaces.
+fn parse_board_line(text: &str) -> Result<BoardLine, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 3 {
+        return Err("expected x,y,field".to_string());
+    }
+    let at = parse_coords(&parts[..2])?;
+    let field = match parts[2].trim() {
+        "1" => Field::Own,
+        "2" => Field::Opponent,
+        "3" => Field::Blocked,
+        other => return Err(format!("bad field '{}'", excerpt(other))),
+    };
+    Ok(BoardLine { at, field })
+}
+
+fn parse_info(rest: &str) -> Info {
+    let (key, value) = split_word(rest);
+    let key = key.to_ascii_lowercase();
+    let number = |make: fn(i64) -> Info| match parse_int(value) {
+        Some(v) => make(v),
+        None => Info::BadValue {
+            key: key.clone(),
+            value: excerpt(value),
+        },
+    };
+    match key.as_str() {
+        "timeout_turn" => number(Info::TimeoutTurn),
+        "timeout_match" => number(Info::TimeoutMatch),
+        "time_left" => number(Info::TimeLeft),
+        "max_memory" => number(Info::MaxMemory),
+        "game_type" => number(Info::GameType),
+        "rule" => number(Info::Rule),
+        "max_depth" => number(Info::MaxDepth),
+        "max_node" => number(Info::MaxNode),
+        "thread_num" => number(Info::ThreadNum),
+        "folder" => Info::Folder(value.to_string()),
+        "evaluate" => Info::Evaluate(value.to_string()),
+        _ => Info::Unknown(key),
+    }
+}
+
+/// A short, printable, single-line piece of manager input for error messages.
+pub fn excerpt(text: &str) -> String {
+    const MAX_CHARS: usize = 60;
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .take(MAX_CHARS + 1)
+        .collect();
+    if clean.chars().count() > MAX_CHARS {
+        let cut: String = clean.chars().take(MAX_CHARS).collect();
+        format!("{cut}...")
+    } else {
+        clean
+    }
+}
