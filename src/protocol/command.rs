@@ -119,6 +119,27 @@ impl Command {
     }
 }
 
+/// Words that end an unfinished block: a manager that forgot `DONE` has moved on.
+/// Anything else inside a block is a (possibly bad) block line.
+const COMMAND_WORDS: [&str; 16] = [
+    "START",
+    "RECTSTART",
+    "RESTART",
+    "BEGIN",
+    "TURN",
+    "PLAY",
+    "TAKEBACK",
+    "BOARD",
+    "YXBOARD",
+    "SWAP2BOARD",
+    "INFO",
+    "ABOUT",
+    "END",
+    "YXSTOP",
+    "STOP",
+    "DONE",
+];
+
 /// Most lines a block may hold (a 32x32 board has 1024 squares); more is a manager bug,
 /// and we stop storing lines so it cannot make us allocate without bound.
 const MAX_BLOCK_LINES: usize = 4096;
@@ -216,15 +237,15 @@ impl Parser {
         let Some(block) = self.block.as_mut() else {
             return self.parse_command(line).into_iter().collect();
         };
-        let starts_with_word = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
-        if !starts_with_word {
+        let word = split_word(line).0;
+        if word != "DONE" && !COMMAND_WORDS.contains(&word.as_str()) {
             block.add_line(line);
             return Vec::new();
         }
         let Some(block) = self.block.take() else {
             return Vec::new();
         };
-        if split_word(line).0 == "DONE" {
+        if word == "DONE" {
             return vec![block.into_command()];
         }
         // A manager that forgot DONE: reject the block, then obey the new command.

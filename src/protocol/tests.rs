@@ -216,11 +216,13 @@ fn empty_board_and_yxboard() {
 
 #[test]
 fn bad_board_lines_are_collected_not_dropped() {
-    let out = parse_all(&["BOARD", "7,7,1", "7,7", "8,8,5", "-1,x,1", "DONE"]);
+    let out = parse_all(&[
+        "BOARD", "7,7,1", "7,7", "8,8,5", "-1,x,1", "garbage", "DONE",
+    ]);
     match &out[..] {
         [Command::Board { lines, errors, .. }] => {
             assert_eq!(lines.len(), 1);
-            assert_eq!(errors.len(), 3);
+            assert_eq!(errors.len(), 4);
         }
         other => panic!("{other:?}"),
     }

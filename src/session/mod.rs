@@ -1,1 +1,361 @@
-//! (in progress)
+//! The game session: what the engine knows between commands (board, INFO settings,
+//! transposition table) and what it does for each command.
+//!
+//! `Session::handle_with` is the whole behaviour and needs no process or threads, so it
+//! is tested directly. `run` adds the stdin reader thread and stdout; `run_stdio` is
+//! what `main` calls. A command that fails replies `ERROR <reason>` and leaves the game
+//! exactly as it was.
+
+mod cli;
+mod position;
+mod runner;
+mod settings;
+mod swap2;
+
+pub use cli::{bench_lines, demo, DemoOptions};
+pub use runner::{run, run_stdio, ExitMode};
+pub use settings::{hash_bytes_for, InfoEffect, Settings};
+
+use crate::game::{Board, Rule};
+use crate::protocol::{BoardKind, BoardLine, Command, Point, Reply};
+use crate::search::{Clock, Limits, Searcher, TimeBudget};
+use position::{board_from_lines, empty_square, legal_move_or_fallback};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Printed once per renju game before our first move, while forbidden-move detection is
+/// incomplete, so whoever reads the game log knows.
+pub const RENJU_NOTICE: &str = "renju: forbidden moves are checked only partially in this version";
+
+const NO_GAME: &str = "no game started: send START first";
+
+/// Everything a command needs besides the session: when it arrived (the move clock
+/// starts then) and the flag that ends a search early.
+pub struct Context<'a> {
+    pub arrival: Instant,
+    pub stop: &'a AtomicBool,
+}
+
+type Emit<'e> = &'e mut dyn FnMut(Reply);
+
+pub struct Session {
+    board: Option<Board>,
+    settings: Settings,
+    /// Created at the first search, so START stays fast (GomocupJudge charges it to
+    /// the first move) and tests that never search allocate no table.
+    searcher: Option<Searcher>,
+    searcher_hash_bytes: usize,
+    renju_notice_due: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            board: None,
+            settings: Settings::default(),
+            searcher: None,
+            searcher_hash_bytes: 0,
+            renju_notice_due: true,
+        }
+    }
+
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Handles one command, returning its replies (for tests and simple callers).
+    pub fn handle(&mut self, cmd: Command) -> Vec<Reply> {
+        let stop = AtomicBool::new(false);
+        let ctx = Context {
+            arrival: Instant::now(),
+            stop: &stop,
+        };
+        let mut replies = Vec::new();
+        self.handle_with(cmd, &ctx, &mut |r| replies.push(r));
+        replies
+    }
+
+    /// Handles one command, sending each reply line to `emit` as soon as it exists
+    /// (search progress MESSAGEs come before the move).
+    pub fn handle_with(&mut self, cmd: Command, ctx: &Context, emit: Emit) {
+        log::debug!("command {cmd:?}");
+        if let Err(reason) = self.dispatch(cmd, ctx, emit) {
+            log::warn!("ERROR {reason}");
+            emit(Reply::Error(reason));
+        }
+    }
+
+    fn dispatch(&mut self, cmd: Command, ctx: &Context, emit: Emit) -> Result<(), String> {
+        match cmd {
+            Command::Start { size } => self.start(size, size, emit),
+            Command::RectStart { width, height } => self.start(width, height, emit),
+            Command::Restart => self.restart(emit),
+            Command::Begin => self.play_best(ctx, emit),
+            Command::Turn(p) => self.turn(p, ctx, emit),
+            Command::Play(p) => self.play(p, emit),
+            Command::Takeback(p) => self.takeback(p, emit),
+            Command::Board {
+                kind,
+                lines,
+                errors,
+            } => self.set_position(kind, &lines, &errors, ctx, emit),
+            Command::Swap2Board { stones, errors } => self.swap2(&stones, &errors, ctx, emit),
+            Command::Info(info) => {
+                self.info(info);
+                Ok(())
+            }
+            Command::About => {
+                emit(Reply::About);
+                Ok(())
+            }
+            // END is acted on by the runner; STOP only matters while searching.
+            Command::End | Command::Stop => Ok(()),
+            Command::Malformed { reason } => Err(reason),
+            Command::Unknown(text) => {
+                emit(Reply::Unknown(text));
+                Ok(())
+            }
+        }
+    }
+
+    fn rule(&self) -> Rule {
+        Rule::from_bits(self.settings.rule_bits)
+    }
+
+    fn board_mut(&mut self) -> Result<&mut Board, String> {
+        self.board.as_mut().ok_or_else(|| NO_GAME.to_string())
+    }
+
+    /// START / RECTSTART: a new game on an empty board. A bad size keeps the old game.
+    fn start(&mut self, width: i64, height: i64, emit: Emit) -> Result<(), String> {
+        let valid = |v: i64| (0..=i64::from(u16::MAX)).contains(&v);
+        if !valid(width) || !valid(height) || !Board::is_valid_size(width as usize, height as usize)
+        {
+            return Err(format!(
+                "unsupported board size {width}x{height} (supported: {min} to {max})",
+                min = crate::game::MIN_SIZE,
+                max = crate::game::MAX_SIZE
+            ));
+        }
+        self.new_game(width as usize, height as usize);
+        emit(Reply::Ok);
+        Ok(())
+    }
+
+    fn restart(&mut self, emit: Emit) -> Result<(), String> {
+        let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
+        let (w, h) = (board.width(), board.height());
+        self.new_game(w, h);
+        emit(Reply::Ok);
+        Ok(())
+    }
+
+    fn new_game(&mut self, width: usize, height: usize) {
+        self.board = Some(Board::new(width, height, self.rule()));
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.clear();
+        }
+        self.renju_notice_due = true;
+    }
+
+    fn turn(&mut self, p: Point, ctx: &Context, emit: Emit) -> Result<(), String> {
+        let board = self.board_mut()?;
+        let m = empty_square(board, p).map_err(|e| format!("TURN: {e}"))?;
+        board.make(m);
+        self.play_best(ctx, emit)
+    }
+
+    /// PLAY x,y: the manager accepts a suggestion; play it and echo it.
+    fn play(&mut self, p: Point, emit: Emit) -> Result<(), String> {
+        let board = self.board_mut()?;
+        let m = empty_square(board, p).map_err(|e| format!("PLAY: {e}"))?;
+        board.make(m);
+        emit(Reply::Move(m.x(), m.y()));
+        Ok(())
+    }
+
+    fn takeback(&mut self, p: Point, emit: Emit) -> Result<(), String> {
+        let board = self.board_mut()?;
+        let last = board.last_move();
+        let is_last = last.is_some_and(|m| m.x() as i64 == p.x && m.y() as i64 == p.y);
+        if !is_last {
+            return Err(format!(
+                "TAKEBACK: {},{} is not the last stone played",
+                p.x, p.y
+            ));
+        }
+        board.undo();
+        emit(Reply::Ok);
+        Ok(())
+    }
+
+    /// BOARD / YXBOARD: replace the position, or keep the old one if any line is bad.
+    fn set_position(
+        &mut self,
+        kind: BoardKind,
+        lines: &[BoardLine],
+        errors: &[String],
+        ctx: &Context,
+        emit: Emit,
+    ) -> Result<(), String> {
+        let (width, height) = {
+            let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
+            (board.width(), board.height())
+        };
+        if let Some(first) = errors.first() {
+            return Err(format!("BOARD: {first}; position unchanged"));
+        }
+        let board = board_from_lines(width, height, self.rule(), lines)
+            .map_err(|e| format!("{e}; position unchanged"))?;
+        self.board = Some(board);
+        match kind {
+            BoardKind::Board => self.play_best(ctx, emit),
+            BoardKind::YxBoard => Ok(()),
+        }
+    }
+
+    fn info(&mut self, info: crate::protocol::Info) {
+        match self.settings.apply(info) {
+            InfoEffect::RuleChanged => {
+                let rule = self.rule();
+                if let Some(board) = self.board.as_mut() {
+                    board.set_rule(rule);
+                }
+            }
+            InfoEffect::MemoryChanged => self.resize_hash_if_needed(),
+            InfoEffect::None => {}
+        }
+    }
+
+    fn resize_hash_if_needed(&mut self) {
+        let wanted = self.settings.hash_bytes();
+        if let Some(searcher) = self.searcher.as_mut() {
+            if wanted != self.searcher_hash_bytes {
+                searcher.resize_hash(wanted);
+                self.searcher_hash_bytes = wanted;
+            }
+        }
+    }
+
+    fn ensure_searcher(&mut self) {
+        if self.searcher.is_none() {
+            self.searcher_hash_bytes = self.settings.hash_bytes();
+            self.searcher = Some(Searcher::new(self.searcher_hash_bytes));
+        }
+    }
+
+    /// Limits for a move whose command arrived at `arrival`: the time already spent since
+    /// then is charged to the move, and the clock starts now.
+    fn limits(&self, arrival: Instant, cap: Option<std::time::Duration>) -> Limits {
+        let now = Instant::now();
+        let mut budget =
+            TimeBudget::plan(&self.settings.time, now.saturating_duration_since(arrival));
+        if let Some(cap) = cap {
+            budget.soft = budget.soft.min(cap);
+            budget.hard = budget.hard.min(cap);
+        }
+        Limits {
+            clock: Clock::new(now, budget),
+            max_depth: self.settings.max_depth,
+            max_nodes: self.settings.max_nodes,
+        }
+    }
+
+    /// Searches the current position, plays the best move on our board and prints it.
+    fn play_best(&mut self, ctx: &Context, emit: Emit) -> Result<(), String> {
+        let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
+        if board.empty_count() == 0 {
+            return Err("board is full".to_string());
+        }
+        if board.rule() == Rule::Renju && self.renju_notice_due {
+            emit(Reply::Message(RENJU_NOTICE.to_string()));
+            self.renju_notice_due = false;
+        }
+        let limits = self.limits(ctx.arrival, None);
+        let (m, _score) = self.search_current(&limits, ctx, emit)?;
+        let board = self.board_mut()?;
+        board.make(m);
+        emit(Reply::Move(m.x(), m.y()));
+        Ok(())
+    }
+
+    /// Runs the search on the current board; returns a legal move and the score.
+    fn search_current(
+        &mut self,
+        limits: &Limits,
+        ctx: &Context,
+        emit: Emit,
+    ) -> Result<(crate::game::Move, i32), String> {
+        self.ensure_searcher();
+        let (Some(board), Some(searcher)) = (self.board.as_ref(), self.searcher.as_mut()) else {
+            return Err(NO_GAME.to_string());
+        };
+        let result = searcher.search(board, limits, ctx.stop, &mut |line| {
+            emit(Reply::Message(line))
+        });
+        log::info!(
+            "search: depth {} nodes {} score {} in {:?}",
+            result.depth,
+            result.nodes,
+            result.score,
+            limits.clock.elapsed()
+        );
+        let m = legal_move_or_fallback(board, result.best)
+            .ok_or_else(|| "board is full".to_string())?;
+        Ok((m, result.score))
+    }
+
+    fn swap2(
+        &mut self,
+        stones: &[Point],
+        errors: &[String],
+        ctx: &Context,
+        emit: Emit,
+    ) -> Result<(), String> {
+        let (width, height) = {
+            let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
+            (board.width(), board.height())
+        };
+        if let Some(first) = errors.first() {
+            return Err(format!("SWAP2BOARD: {first}"));
+        }
+        let opening = swap2::opening_board(width, height, self.rule(), stones)?;
+        if opening.stone_count() == 0 {
+            let (board, reply) = swap2::propose_opening(opening)?;
+            self.board = Some(board);
+            emit(reply);
+            return Ok(());
+        }
+        // Decide as White, the side to move: swap if White is clearly worse.
+        let previous = self.board.replace(opening);
+        let limits = self.limits(ctx.arrival, Some(swap2::THINK_CAP));
+        let (m, score) = match self.search_current(&limits, ctx, emit) {
+            Ok(found) => found,
+            Err(e) => {
+                self.board = previous;
+                return Err(e);
+            }
+        };
+        let board = self.board_mut()?;
+        if swap2::should_swap(score) {
+            emit(Reply::Swap);
+        } else {
+            board.make(m);
+            emit(Reply::Move(m.x(), m.y()));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,207 @@
+//! Threads and pipes: a reader thread turns stdin into commands; the calling thread runs
+//! the session (and the search) and prints replies.
+//!
+//! While a move is owed, the reader answers ABOUT itself and turns YXSTOP/STOP and
+//! `INFO timeout_turn 0` into the stop flag, so a thinking engine still reacts at once.
+//! Everything else is forwarded in order. At END or end of input the stop flag is set
+//! for good, queued commands are answered at once, and the process exits.
+
+use super::{Context, Session};
+use crate::protocol::{Command, Info, LineReader, Parser, Reply};
+use std::io::{self, BufRead, BufReader, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// After END, queued commands get this long before the process exits regardless
+/// (managers kill brains 0.5-1 s after END, and want nothing more from us).
+const END_GRACE: Duration = Duration::from_millis(100);
+/// After end of input, a little longer: piped use (`printf 'START 15\nBEGIN\n' | brain`)
+/// still wants its answers, and the first search allocates the hash table. Searches stop
+/// at once either way; this only bounds a search that ignores the stop flag.
+const EOF_GRACE: Duration = Duration::from_millis(500);
+
+/// What to do when input ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitMode {
+    /// Exit the process (after `EXIT_GRACE` at most): the engine binary.
+    Process,
+    /// Return from `run` once queued commands are done: tests.
+    Return,
+}
+
+/// State shared by the reader thread and the session thread.
+struct Shared {
+    out: Mutex<Box<dyn Write + Send>>,
+    stop: AtomicBool,
+    /// Input has ended (END or EOF): every search from now on stops at once.
+    closing: AtomicBool,
+    /// Move commands forwarded and not yet answered. A mutex, not an atomic, so that
+    /// "is a search owed? then stop it" cannot interleave with "answered; clear stop".
+    moves_owed: Mutex<usize>,
+    /// Set at process exit; nothing is printed after it.
+    silenced: AtomicBool,
+}
+
+impl Shared {
+    fn new(out: Box<dyn Write + Send>) -> Shared {
+        Shared {
+            out: Mutex::new(out),
+            stop: AtomicBool::new(false),
+            closing: AtomicBool::new(false),
+            moves_owed: Mutex::new(0),
+            silenced: AtomicBool::new(false),
+        }
+    }
+
+    fn out(&self) -> MutexGuard<'_, Box<dyn Write + Send>> {
+        self.out
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn owed(&self) -> MutexGuard<'_, usize> {
+        self.moves_owed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Prints one line and flushes it, so the manager sees it at once.
+    fn emit(&self, reply: &Reply) {
+        let mut out = self.out();
+        if self.silenced.load(Ordering::SeqCst) {
+            return;
+        }
+        let line = reply.to_line();
+        log::debug!("reply {line}");
+        if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+            log::warn!("cannot write to the manager; output lost");
+        }
+    }
+
+    fn stop_search_if_owed(&self) {
+        let owed = self.owed();
+        if *owed > 0 {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn move_forwarded(&self) {
+        *self.owed() += 1;
+    }
+
+    /// A move command is answered: a stop request for it must not leak into the next.
+    fn move_answered(&self) {
+        let mut owed = self.owed();
+        *owed = owed.saturating_sub(1);
+        self.stop
+            .store(self.closing.load(Ordering::SeqCst), Ordering::SeqCst);
+    }
+
+    fn close(&self) {
+        self.closing.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    fn exit_process(&self) -> ! {
+        let mut out = self.out();
+        self.silenced.store(true, Ordering::SeqCst);
+        let _ = out.flush();
+        std::process::exit(0)
+    }
+}
+
+/// A command with the instant its last line arrived (the move clock starts there).
+type Event = (Command, Instant);
+
+/// The engine on stdin/stdout.
+pub fn run_stdio() {
+    run(BufReader::new(io::stdin()), io::stdout(), ExitMode::Process);
+}
+
+/// The protocol loop on any input and output.
+pub fn run<R, W>(input: R, output: W, mode: ExitMode)
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let shared = Arc::new(Shared::new(Box::new(output)));
+    let (tx, rx) = mpsc::channel();
+    let reader = {
+        let shared = Arc::clone(&shared);
+        thread::spawn(move || read_input(input, tx, &shared, mode))
+    };
+    run_session(rx, &shared);
+    let _ = shared.out().flush();
+    if mode == ExitMode::Return {
+        let _ = reader.join();
+    }
+}
+
+fn run_session(rx: Receiver<Event>, shared: &Shared) {
+    let mut session = Session::new();
+    for (cmd, arrival) in rx {
+        if cmd == Command::End {
+            break;
+        }
+        let owes_move = cmd.expects_move();
+        let ctx = Context {
+            arrival,
+            stop: &shared.stop,
+        };
+        session.handle_with(cmd, &ctx, &mut |reply| shared.emit(&reply));
+        if owes_move {
+            shared.move_answered();
+        }
+    }
+}
+
+fn read_input<R: BufRead>(input: R, tx: Sender<Event>, shared: &Shared, mode: ExitMode) {
+    let mut lines = LineReader::new(input);
+    let mut parser = Parser::new();
+    let mut grace = EOF_GRACE;
+    'reading: loop {
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                log::warn!("reading input failed: {e}");
+                break;
+            }
+        };
+        let arrival = Instant::now();
+        for cmd in parser.feed(&line) {
+            let is_end = cmd == Command::End;
+            route(cmd, arrival, &tx, shared);
+            if is_end {
+                grace = END_GRACE;
+                break 'reading;
+            }
+        }
+    }
+    log::debug!("input closed");
+    shared.close();
+    drop(tx);
+    if mode == ExitMode::Process {
+        thread::sleep(grace);
+        shared.exit_process();
+    }
+}
+
+/// Acts on commands that cannot wait for a running search, forwards the rest in order.
+fn route(cmd: Command, arrival: Instant, tx: &Sender<Event>, shared: &Shared) {
+    match &cmd {
+        Command::About if *shared.owed() > 0 => return shared.emit(&Reply::About),
+        Command::Stop => return shared.stop_search_if_owed(),
+        Command::Info(Info::TimeoutTurn(ms)) if *ms <= 0 => shared.stop_search_if_owed(),
+        Command::End => shared.close(),
+        _ => {}
+    }
+    if cmd.expects_move() {
+        shared.move_forwarded();
+    }
+    // The receiver only goes away when the session loop has ended; nothing to do then.
+    let _ = tx.send((cmd, arrival));
+}

@@ -1,0 +1,173 @@
+//! Values the manager sets with INFO, kept across games (managers may send them before
+//! START, and c-gomoku-cli re-sends them after every START anyway).
+
+use crate::protocol::Info;
+use crate::search::TimeControl;
+
+const MIB: i64 = 1 << 20;
+const GIB: i64 = 1 << 30;
+/// What `max_memory 0` ("no limit") and a missing value mean: the Gomocup limit.
+pub const DEFAULT_MAX_MEMORY: i64 = 350 * MIB;
+/// Kept outside the hash table for the board, stacks, buffers and the binary itself.
+const RESERVED_MEMORY: i64 = 48 * MIB;
+const MIN_HASH_BYTES: i64 = MIB;
+/// A bigger table buys little and takes long to clear between games.
+const MAX_HASH_BYTES: i64 = GIB;
+
+/// Transposition table size for a memory limit: three quarters of what is left after
+/// the reserve (the table is not the only allocation), between 1 MiB and 1 GiB.
+pub fn hash_bytes_for(max_memory: i64) -> usize {
+    let limit = if max_memory <= 0 {
+        DEFAULT_MAX_MEMORY
+    } else {
+        max_memory
+    };
+    let table = (limit - RESERVED_MEMORY) / 4 * 3;
+    table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES) as usize
+}
+
+/// What the session must do after an INFO besides storing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InfoEffect {
+    None,
+    RuleChanged,
+    MemoryChanged,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub time: TimeControl,
+    /// Bytes; 0 = no limit (treated as `DEFAULT_MAX_MEMORY`).
+    pub max_memory: i64,
+    pub game_type: Option<i64>,
+    /// The `INFO rule` bitmask, decoded with `Rule::from_bits`.
+    pub rule_bits: i64,
+    /// Folder for persistent files; unused for now but kept for an opening book.
+    pub folder: Option<String>,
+    /// Square under the mouse in Piskvork's debug mode; never printed.
+    pub evaluate: Option<String>,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    /// Requested search threads; the search is single-threaded for now.
+    pub threads: Option<i64>,
+}
+
+impl Settings {
+    pub fn hash_bytes(&self) -> usize {
+        hash_bytes_for(self.max_memory)
+    }
+
+    /// Stores one INFO value. Unknown keys and unusable values are ignored (the protocol
+    /// forbids replying to INFO); they are logged on stderr.
+    pub fn apply(&mut self, info: Info) -> InfoEffect {
+        match info {
+            Info::TimeoutTurn(ms) => self.time.turn_ms = Some(ms),
+            Info::TimeoutMatch(ms) => self.time.match_ms = Some(ms),
+            Info::TimeLeft(ms) => self.time.left_ms = Some(ms),
+            Info::MaxMemory(bytes) => return self.set_max_memory(bytes),
+            Info::GameType(t) => self.game_type = Some(t),
+            Info::Rule(bits) => {
+                let changed = bits != self.rule_bits;
+                self.rule_bits = bits;
+                if changed {
+                    return InfoEffect::RuleChanged;
+                }
+            }
+            Info::MaxDepth(d) => {
+                self.max_depth = positive(d).map(|d| d.min(u32::MAX as u64) as u32)
+            }
+            Info::MaxNode(n) => self.max_nodes = positive(n),
+            Info::ThreadNum(n) => self.threads = Some(n),
+            Info::Folder(path) => self.folder = Some(path),
+            Info::Evaluate(at) => self.evaluate = Some(at),
+            Info::BadValue { key, value } => log::warn!("INFO {key}: bad value '{value}' ignored"),
+            Info::Unknown(key) => log::debug!("INFO {key}: unknown key ignored"),
+        }
+        InfoEffect::None
+    }
+
+    fn set_max_memory(&mut self, bytes: i64) -> InfoEffect {
+        if bytes < 0 {
+            log::warn!("INFO max_memory {bytes}: negative, ignored");
+            return InfoEffect::None;
+        }
+        let before = self.hash_bytes();
+        self.max_memory = bytes;
+        if self.hash_bytes() != before {
+            InfoEffect::MemoryChanged
+        } else {
+            InfoEffect::None
+        }
+    }
+}
+
+/// Zero or less means "no limit" for depth and node counts.
+fn positive(v: i64) -> Option<u64> {
+    (v > 0).then_some(v as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_size_follows_the_formula() {
+        assert_eq!(
+            hash_bytes_for(367_001_600),
+            ((350 - 48) * MIB / 4 * 3) as usize
+        );
+        assert_eq!(hash_bytes_for(0), hash_bytes_for(350 * MIB));
+        assert_eq!(hash_bytes_for(10 * MIB), MIB as usize);
+        assert_eq!(hash_bytes_for(1), MIB as usize);
+        assert_eq!(hash_bytes_for(i64::MAX), GIB as usize);
+        assert_eq!(hash_bytes_for(0x7FFF_FFFF), GIB as usize);
+    }
+
+    #[test]
+    fn time_values_are_stored_including_negative() {
+        let mut s = Settings::default();
+        s.apply(Info::TimeoutTurn(5000));
+        s.apply(Info::TimeoutMatch(0));
+        s.apply(Info::TimeLeft(-20));
+        assert_eq!(s.time.turn_ms, Some(5000));
+        assert_eq!(s.time.match_ms, Some(0));
+        assert_eq!(s.time.left_ms, Some(-20));
+    }
+
+    #[test]
+    fn memory_change_is_reported_only_when_the_table_size_changes() {
+        let mut s = Settings::default();
+        assert_eq!(s.apply(Info::MaxMemory(367_001_600)), InfoEffect::None);
+        assert_eq!(
+            s.apply(Info::MaxMemory(100 * MIB)),
+            InfoEffect::MemoryChanged
+        );
+        assert_eq!(s.apply(Info::MaxMemory(100 * MIB)), InfoEffect::None);
+        assert_eq!(s.apply(Info::MaxMemory(-5)), InfoEffect::None);
+        assert_eq!(s.max_memory, 100 * MIB);
+    }
+
+    #[test]
+    fn rule_change_is_reported() {
+        let mut s = Settings::default();
+        assert_eq!(s.apply(Info::Rule(0)), InfoEffect::None);
+        assert_eq!(s.apply(Info::Rule(4)), InfoEffect::RuleChanged);
+        assert_eq!(s.rule_bits, 4);
+    }
+
+    #[test]
+    fn limits_and_strings_are_stored() {
+        let mut s = Settings::default();
+        s.apply(Info::MaxDepth(7));
+        s.apply(Info::MaxNode(0));
+        s.apply(Info::ThreadNum(4));
+        s.apply(Info::Folder(r"C:\a b".into()));
+        s.apply(Info::Evaluate("3,4".into()));
+        s.apply(Info::Unknown("pondering".into()));
+        assert_eq!(s.max_depth, Some(7));
+        assert_eq!(s.max_nodes, None);
+        assert_eq!(s.threads, Some(4));
+        assert_eq!(s.folder.as_deref(), Some(r"C:\a b"));
+        assert_eq!(s.evaluate.as_deref(), Some("3,4"));
+    }
+}

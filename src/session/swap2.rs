@@ -1,0 +1,116 @@
+//! The Swap2 opening (SWAP2BOARD): propose three stones, or as White decide between
+//! swapping colours and playing on.
+
+use super::position::empty_square;
+use crate::game::{Board, Rule};
+use crate::protocol::{Point, Reply};
+use std::time::Duration;
+
+/// The decision is a "short search": at most this long even with a long turn limit.
+pub const THINK_CAP: Duration = Duration::from_secs(2);
+
+/// White swaps when its score is below minus this many search score units.
+/// Needs tuning against the real evaluation's scale.
+pub const SWAP_MARGIN: i32 = 150;
+
+/// Our three-stone proposal (Black, White, Black) as offsets from the centre: a compact
+/// shape that gives neither side an obvious edge, so the opponent's choice is hard.
+const OPENING_OFFSETS: [(i64, i64); 3] = [(0, 0), (1, -1), (1, 1)];
+
+/// The position described by a SWAP2BOARD block: stones alternate Black, White, Black...
+/// Only 0, 3 or 5 stones are valid points of the Swap2 protocol.
+pub fn opening_board(
+    width: usize,
+    height: usize,
+    rule: Rule,
+    stones: &[Point],
+) -> Result<Board, String> {
+    if ![0, 3, 5].contains(&stones.len()) {
+        return Err(format!(
+            "SWAP2BOARD: expected 0, 3 or 5 stones, got {}",
+            stones.len()
+        ));
+    }
+    let mut board = Board::new(width, height, rule);
+    for &p in stones {
+        let m = empty_square(&board, p).map_err(|e| format!("SWAP2BOARD: {e}"))?;
+        board.make(m);
+    }
+    Ok(board)
+}
+
+/// Places our three opening stones on the empty board and returns the board (White to
+/// move) and the reply listing them.
+pub fn propose_opening(mut board: Board) -> Result<(Board, Reply), String> {
+    let cx = (board.width() / 2) as i64;
+    let cy = (board.height() / 2) as i64;
+    let mut placed = Vec::new();
+    for (dx, dy) in OPENING_OFFSETS {
+        let m = empty_square(
+            &board,
+            Point {
+                x: cx + dx,
+                y: cy + dy,
+            },
+        )?;
+        board.make(m);
+        placed.push((m.x(), m.y()));
+    }
+    Ok((board, Reply::Moves(placed)))
+}
+
+/// `score` is the search's score for White, the side to move.
+pub fn should_swap(score: i32) -> bool {
+    score < -SWAP_MARGIN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: i64, y: i64) -> Point {
+        Point { x, y }
+    }
+
+    #[test]
+    fn only_zero_three_or_five_stones() {
+        assert!(opening_board(15, 15, Rule::Standard, &[]).is_ok());
+        assert!(opening_board(15, 15, Rule::Standard, &[p(1, 1)]).is_err());
+        assert!(opening_board(
+            15,
+            15,
+            Rule::Standard,
+            &[p(1, 1), p(2, 2), p(3, 3), p(4, 4)]
+        )
+        .is_err());
+        let b = opening_board(15, 15, Rule::Standard, &[p(7, 7), p(8, 7), p(7, 9)]).unwrap();
+        assert_eq!(b.side_to_move(), crate::game::Color::White);
+        assert_eq!(b.cell_xy(8, 7), crate::game::Cell::White);
+    }
+
+    #[test]
+    fn duplicate_or_off_board_stones_are_errors() {
+        assert!(opening_board(15, 15, Rule::Standard, &[p(7, 7), p(7, 7), p(1, 1)]).is_err());
+        assert!(opening_board(15, 15, Rule::Standard, &[p(7, 7), p(15, 7), p(1, 1)]).is_err());
+    }
+
+    #[test]
+    fn proposal_is_three_distinct_legal_stones_on_small_boards_too() {
+        for size in [5, 15, 20] {
+            let (board, reply) = propose_opening(Board::new(size, size, Rule::Standard)).unwrap();
+            assert_eq!(board.stone_count(), 3);
+            assert_eq!(board.side_to_move(), crate::game::Color::White);
+            match reply {
+                Reply::Moves(moves) => assert_eq!(moves.len(), 3),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn swap_only_when_clearly_worse() {
+        assert!(should_swap(-SWAP_MARGIN - 1));
+        assert!(!should_swap(0));
+        assert!(!should_swap(-SWAP_MARGIN));
+    }
+}
