@@ -31,6 +31,8 @@ static STOP: AtomicBool = AtomicBool::new(false);
 #[command(
     name = "fivefold-arena",
     version,
+    // Scripts pass defaults first; a user's later option wins instead of erroring.
+    args_override_self = true,
     about = "Plays matches between two Gomocup/Piskvork brains (engine A vs engine B)",
     after_help = "Engine commands are split like a shell line: \"python3 brain.py --level easy\".\n\
                   Scores, Elo and SPRT are from engine A's point of view."
@@ -327,15 +329,20 @@ fn print_summary(setup: &MatchSetup, s: &Summary) {
         s.black_wins, s.white_wins, s.draws
     );
     let model = s.model.unwrap_or(Model::Trinomial);
-    if let Some(e) = elo_estimate(t, model) {
-        println!(
+    match elo_estimate(t, model) {
+        Some(e) if e.elo.is_finite() && e.error95.is_finite() => println!(
             "Elo difference: {:.1} +/- {:.1} (95%, {} variance, {} games, {} pairs)",
             e.elo,
             e.error95,
             model.name(),
             t.games(),
             t.pair_count()
-        );
+        ),
+        Some(e) => println!(
+            "Elo difference: {} (one-sided result: no finite estimate or error bar)",
+            e.elo
+        ),
+        None => {}
     }
     if let (Some(p), Some((v, verdict))) = (&setup.sprt, s.sprt) {
         println!("{}", sprt_line(p, v, verdict, model));

@@ -212,14 +212,20 @@ fn progress_bar(setup: &MatchSetup) -> ProgressBar {
 
 fn report(setup: &MatchSetup, bar: &ProgressBar, s: &Summary, rec: &GameRecord) {
     if setup.per_game_lines {
-        bar.println(format!(
+        let line = format!(
             "Game {} ({} vs {}): {} {{{}}}",
             rec.index + 1,
             rec.black,
             rec.white,
             rec.result.notation(),
             rec.reason
-        ));
+        );
+        // A hidden bar swallows println, so print directly without one.
+        if bar.is_hidden() {
+            println!("{line}");
+        } else {
+            bar.println(line);
+        }
     }
     let t = &s.tally;
     let mut msg = format!(
