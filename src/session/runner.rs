@@ -205,3 +205,211 @@ fn route(cmd: Command, arrival: Instant, tx: &Sender<Event>, shared: &Shared) {
     // The receiver only goes away when the session loop has ended; nothing to do then.
     let _ = tx.send((cmd, arrival));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Cursor, Read};
+    use std::sync::mpsc::Receiver;
+
+    /// Input that blocks until the test sends bytes; dropping the sender is end of input.
+    struct ChannelInput {
+        rx: Receiver<Vec<u8>>,
+        pending: Cursor<Vec<u8>>,
+    }
+
+    impl Read for ChannelInput {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            loop {
+                let n = self.pending.read(buf)?;
+                if n > 0 {
+                    return Ok(n);
+                }
+                match self.rx.recv() {
+                    Ok(bytes) => self.pending = Cursor::new(bytes),
+                    Err(_) => return Ok(0),
+                }
+            }
+        }
+    }
+
+    #[derive(Clone, Default)]
+    struct SharedOutput(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for SharedOutput {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl SharedOutput {
+        fn lines(&self) -> Vec<String> {
+            let bytes = self.0.lock().unwrap().clone();
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+
+        /// Waits until some line satisfies `pred`; returns how long that took.
+        fn wait_for(&self, pred: impl Fn(&str) -> bool, limit: Duration) -> Option<Duration> {
+            let start = Instant::now();
+            while start.elapsed() < limit {
+                if self.lines().iter().any(|l| pred(l)) {
+                    return Some(start.elapsed());
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            None
+        }
+    }
+
+    fn is_move(line: &str) -> bool {
+        line.split_once(',')
+            .is_some_and(|(x, y)| x.parse::<u32>().is_ok() && y.parse::<u32>().is_ok())
+    }
+
+    /// An engine on a thread, fed through a channel.
+    struct Engine {
+        tx: Option<Sender<Vec<u8>>>,
+        out: SharedOutput,
+        thread: thread::JoinHandle<()>,
+    }
+
+    impl Engine {
+        fn start() -> Engine {
+            let (tx, rx) = mpsc::channel();
+            let out = SharedOutput::default();
+            let input = BufReader::new(ChannelInput {
+                rx,
+                pending: Cursor::new(Vec::new()),
+            });
+            let thread = {
+                let out = out.clone();
+                thread::spawn(move || run(input, out, ExitMode::Return))
+            };
+            Engine {
+                tx: Some(tx),
+                out,
+                thread,
+            }
+        }
+
+        fn send(&self, text: &str) {
+            if let Some(tx) = &self.tx {
+                tx.send(text.as_bytes().to_vec()).unwrap();
+            }
+        }
+
+        /// Closes input and waits for `run` to return; returns how long that took.
+        fn close_and_join(mut self) -> (Duration, Vec<String>) {
+            let start = Instant::now();
+            self.tx = None;
+            self.thread.join().unwrap();
+            (start.elapsed(), self.out.lines())
+        }
+
+        /// A game with a long move time, thinking on its first move.
+        fn thinking() -> Engine {
+            let e = Engine::start();
+            e.send("START 15\nINFO max_memory 52428800\nINFO timeout_turn 20000\nBEGIN\n");
+            assert!(e
+                .out
+                .wait_for(|l| l == "OK", Duration::from_secs(5))
+                .is_some());
+            e
+        }
+    }
+
+    const PROMPT: Duration = Duration::from_millis(1500);
+
+    #[test]
+    fn end_of_input_answers_queued_commands_then_returns() {
+        let out = SharedOutput::default();
+        let input = b"start 15\r\nINFO max_memory 52428800\rBEGIN\nFOO\n".to_vec();
+        run(Cursor::new(input), out.clone(), ExitMode::Return);
+        let lines = out.lines();
+        assert_eq!(lines.first().map(String::as_str), Some("OK"));
+        assert!(lines.iter().any(|l| is_move(l)), "{lines:?}");
+        assert_eq!(lines.last().map(String::as_str), Some("UNKNOWN FOO"));
+    }
+
+    #[test]
+    fn garbage_bytes_do_not_stop_the_engine() {
+        let out = SharedOutput::default();
+        let mut input = b"START 15\n\0\0\n\xff\xfe TURN\n".to_vec();
+        input.extend(std::iter::repeat_n(b'a', 100_000));
+        input.extend_from_slice(b"\nABOUT\n");
+        run(Cursor::new(input), out.clone(), ExitMode::Return);
+        let lines = out.lines();
+        assert_eq!(lines[0], "OK");
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        assert!(lines[1..4].iter().all(|l| l.starts_with("UNKNOWN ")));
+        assert!(lines.iter().all(|l| l.len() < 200));
+        assert_eq!(lines[4], crate::protocol::about_line());
+    }
+
+    #[test]
+    fn about_is_answered_while_thinking() {
+        let e = Engine::thinking();
+        e.send("ABOUT\n");
+        let about = e
+            .out
+            .wait_for(|l| l.starts_with("name=\"Fivefold\""), PROMPT);
+        assert!(about.is_some(), "{:?}", e.out.lines());
+        e.send("YXSTOP\n");
+        assert!(e.out.wait_for(is_move, PROMPT).is_some());
+        e.close_and_join();
+    }
+
+    #[test]
+    fn yxstop_ends_the_search_with_a_move() {
+        let e = Engine::thinking();
+        thread::sleep(Duration::from_millis(50));
+        e.send("YXSTOP\n");
+        assert!(
+            e.out.wait_for(is_move, PROMPT).is_some(),
+            "{:?}",
+            e.out.lines()
+        );
+        // The stop must not leak into the next search: it thinks again (or at least
+        // answers) normally.
+        e.send("INFO timeout_turn 200\nTURN 0,0\n");
+        let two_moves = |_: &str| e.out.lines().iter().filter(|l| is_move(l)).count() == 2;
+        assert!(e.out.wait_for(two_moves, Duration::from_secs(3)).is_some());
+        e.close_and_join();
+    }
+
+    #[test]
+    fn timeout_turn_zero_stops_the_search() {
+        let e = Engine::thinking();
+        e.send("INFO timeout_turn 0\n");
+        assert!(
+            e.out.wait_for(is_move, PROMPT).is_some(),
+            "{:?}",
+            e.out.lines()
+        );
+        e.close_and_join();
+    }
+
+    #[test]
+    fn end_returns_promptly_even_mid_search() {
+        let e = Engine::thinking();
+        e.send("END\n");
+        let (took, _) = e.close_and_join();
+        assert!(took < PROMPT, "{took:?}");
+    }
+
+    #[test]
+    fn end_of_input_returns_promptly_mid_search() {
+        let e = Engine::thinking();
+        let (took, lines) = e.close_and_join();
+        assert!(took < PROMPT, "{took:?}");
+        assert!(lines.iter().any(|l| is_move(l)), "{lines:?}");
+    }
+}
