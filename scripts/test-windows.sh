@@ -1,0 +1,314 @@
+#!/usr/bin/env bash
+# Test the Windows brain (built by scripts/build-windows.sh) under wine, as a real child process
+# over pipes, the way Piskvork and Gomocup run it.
+#
+#   scripts/test-windows.sh
+#
+# Steps:
+#   1. warm a private wine prefix (wineboot, one start of each exe), so the seconds a cold prefix
+#      takes are not charged to the engine;
+#   2. smoke test of each exe: START -> OK, BEGIN -> a move, END -> exit;
+#   3. scripted games, exe under wine vs. the Linux build, relayed by this script at
+#      timeout_turn 1000: every reply must be a legal move and come inside the time limit; the
+#      slowest move is reported;
+#   4. the protocol conformance suite (scripts/protocol-check.sh) against the exe under wine;
+#   5. a short match (scripts/match.sh) exe under wine vs. the Linux build: no forfeits.
+# Steps 4 and 5 run when those scripts exist in the checkout.
+#
+# Environment overrides:
+#   WIN_TARGET_DIR     where build-windows.sh put its output (default: <repo>/target/windows)
+#   WIN_WINEPREFIX     private wine prefix (default: $WIN_TARGET_DIR/wineprefix)
+#   WIN_TURN_MS        timeout_turn for the timed games (default 1000)
+#   WIN_SLACK_MS       a reply later than turn + slack fails (default 300; Gomocup allows 1000)
+#   WIN_GAMES          scripted games exe vs. Linux build (default 2, or 0 when match.sh exists)
+#   WIN_MATCH_GAMES    games in the match of step 5 (default 4)
+#   LINUX_BRAIN        Linux engine to play against (default: built with cargo, target/release)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+REPO=$(pwd)
+WIN_TARGET_DIR=${WIN_TARGET_DIR:-$REPO/target/windows}
+DIST=$WIN_TARGET_DIR/dist
+BIN=pbrain-fivefold
+WIN_TURN_MS=${WIN_TURN_MS:-1000}
+WIN_SLACK_MS=${WIN_SLACK_MS:-300}
+# The relayed games of step 3 are the fallback when scripts/match.sh is not there.
+if [[ -x scripts/match.sh ]]; then WIN_GAMES=${WIN_GAMES:-0}; else WIN_GAMES=${WIN_GAMES:-2}; fi
+WIN_MATCH_GAMES=${WIN_MATCH_GAMES:-4}
+BOARD=15
+
+export WINEPREFIX=${WIN_WINEPREFIX:-$WIN_TARGET_DIR/wineprefix}
+export WINEDEBUG=-all
+export WINEARCH=win64
+# No Mono/Gecko install prompts in a headless prefix.
+export WINEDLLOVERRIDES="mscoree=;mshtml="
+unset DISPLAY
+
+PASSED=0
+FAILED=0
+FAILURES=()
+pass() { PASSED=$((PASSED + 1)); printf '[test-windows] PASS %s\n' "$*"; }
+fail() { FAILED=$((FAILED + 1)); FAILURES+=("$*"); printf '[test-windows] FAIL %s\n' "$*"; }
+log() { printf '[test-windows] %s\n' "$*"; }
+die() { printf '[test-windows] ERROR: %s\n' "$*" >&2; exit 1; }
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+
+command -v wine >/dev/null || die "wine not installed: run scripts/build-windows.sh first"
+for exe in "$BIN.exe" "${BIN}64.exe"; do
+    [[ -f $DIST/$exe ]] || die "$DIST/$exe missing: run scripts/build-windows.sh first"
+done
+EXES=("$DIST/${BIN}64.exe" "$DIST/$BIN.exe")
+
+cleanup() {
+    # Stop the wineserver of our prefix only (and with it any wine process left in it).
+    wineserver -k >/dev/null 2>&1 || true
+    [[ -n ${FIFO_DIR:-} ]] && rm -rf "$FIFO_DIR"
+    return 0
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------- 1. warm up
+mkdir -p "$WINEPREFIX"
+t0=$(now_ms)
+wine wineboot -i >/dev/null 2>&1 || die "wineboot -i failed for $WINEPREFIX"
+log "wine prefix $WINEPREFIX ready in $(($(now_ms) - t0)) ms ($(wine --version))"
+# A persistent wineserver (killed by the trap) keeps later starts at tens of ms.
+wineserver -p >/dev/null 2>&1 || true
+for exe in "${EXES[@]}"; do
+    t0=$(now_ms)
+    printf 'END\n' | timeout 60 wine "$exe" >/dev/null 2>&1 || true
+    log "first start of $(basename "$exe"): $(($(now_ms) - t0)) ms"
+done
+
+# ---------------------------------------------------------------- brain I/O helpers
+# Each brain runs in the background on two named pipes; BRAIN_IN / BRAIN_OUT hold our fds.
+declare -A BRAIN_PID BRAIN_IN BRAIN_OUT
+FIFO_DIR=$(mktemp -d)
+start_brain() { # side command...
+    local side=$1 rfd wfd
+    shift
+    rm -f "$FIFO_DIR/$side.in" "$FIFO_DIR/$side.out"
+    mkfifo "$FIFO_DIR/$side.in" "$FIFO_DIR/$side.out"
+    "$@" <"$FIFO_DIR/$side.in" >"$FIFO_DIR/$side.out" 2>/dev/null &
+    BRAIN_PID[$side]=$!
+    exec {wfd}>"$FIFO_DIR/$side.in" {rfd}<"$FIFO_DIR/$side.out"
+    BRAIN_IN[$side]=$wfd
+    BRAIN_OUT[$side]=$rfd
+}
+send() { printf '%s\r\n' "$2" >&"${BRAIN_IN[$1]}"; }
+# read_reply side timeout_ms -> sets REPLY_LINE (first line that is not MESSAGE/DEBUG), REPLY_MS.
+# Returns 1 on timeout or EOF.
+read_reply() {
+    local side=$1 limit=$2 t0 left line
+    t0=$(now_ms)
+    REPLY_LINE=
+    while :; do
+        left=$((limit - ($(now_ms) - t0)))
+        ((left > 0)) || { REPLY_MS=$(($(now_ms) - t0)); return 1; }
+        if ! IFS= read -r -t "$((left / 1000)).$(printf '%03d' $((left % 1000)))" line <&"${BRAIN_OUT[$side]}"; then
+            REPLY_MS=$(($(now_ms) - t0))
+            return 1
+        fi
+        line=${line%$'\r'}
+        case ${line^^} in
+        MESSAGE* | DEBUG* | "") continue ;;
+        esac
+        REPLY_LINE=$line
+        REPLY_MS=$(($(now_ms) - t0))
+        return 0
+    done
+}
+stop_brain() { # side
+    local side=$1 pid=${BRAIN_PID[$1]} i
+    send "$side" END 2>/dev/null || true
+    exec {BRAIN_IN[$side]}>&-
+    for i in $(seq 1 30); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        log "brain $side did not exit 3 s after END; killing it"
+        kill "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+    exec {BRAIN_OUT[$side]}<&-
+}
+
+# ---------------------------------------------------------------- 2. smoke test
+for exe in "${EXES[@]}"; do
+    name=$(basename "$exe")
+    start_brain S wine "$exe"
+    send S "START $BOARD"
+    if read_reply S 10000 && [[ ${REPLY_LINE^^} == OK* ]]; then
+        send S "INFO timeout_turn $WIN_TURN_MS"
+        send S "INFO timeout_match 0"
+        send S "BEGIN"
+        if read_reply S $((WIN_TURN_MS + WIN_SLACK_MS)) && [[ $REPLY_LINE =~ ^\ *([0-9]+)\ *,\ *([0-9]+)\ *$ ]]; then
+            pass "$name smoke: START -> OK, BEGIN -> $REPLY_LINE in $REPLY_MS ms"
+        else
+            fail "$name smoke: BEGIN got '${REPLY_LINE}' after $REPLY_MS ms"
+        fi
+    else
+        fail "$name smoke: START got '${REPLY_LINE}' after $REPLY_MS ms"
+    fi
+    stop_brain S
+done
+
+# ---------------------------------------------------------------- 3. scripted games
+if [[ -n ${LINUX_BRAIN:-} ]]; then
+    LINUX_CMD=("$LINUX_BRAIN")
+else
+    log "building the Linux engine (cargo build --release --bin $BIN)"
+    cargo build --release --locked --bin "$BIN" -q
+    LINUX_CMD=("${CARGO_TARGET_DIR:-$REPO/target}/release/$BIN")
+fi
+
+declare -A CELL
+five_at() { # x y colour -> 0 if the stone at x,y makes five or more
+    local x=$1 y=$2 c=$3 dx dy n k
+    for d in "1 0" "0 1" "1 1" "1 -1"; do
+        read -r dx dy <<<"$d"
+        n=1
+        for k in 1 2 3 4 5; do [[ ${CELL[$((x + k * dx)),$((y + k * dy))]:-} == "$c" ]] && n=$((n + 1)) || break; done
+        for k in 1 2 3 4 5; do [[ ${CELL[$((x - k * dx)),$((y - k * dy))]:-} == "$c" ]] && n=$((n + 1)) || break; done
+        ((n >= 5)) && return 0
+    done
+    return 1
+}
+
+MAX_WIN_MS=0
+MAX_LINUX_MS=0
+# play_game game_no black_side: sides are W (exe under wine) and L (Linux build).
+# Sets GAME_RESULT to "W", "L" (winner), "draw" or "forfeit-W"/"forfeit-L".
+play_game() {
+    local g=$1 black=$2 side other last= moves=0 x y colour limit left_ms
+    local -A left=([W]=$((WIN_TURN_MS * 120)) [L]=$((WIN_TURN_MS * 120)))
+    CELL=()
+    start_brain W wine "$DIST/${BIN}64.exe"
+    start_brain L "${LINUX_CMD[@]}"
+    for side in W L; do
+        send $side "START $BOARD"
+        if ! read_reply $side 10000 || [[ ${REPLY_LINE^^} != OK* ]]; then
+            GAME_RESULT=forfeit-$side
+            log "game $g: $side answered START with '$REPLY_LINE'"
+            stop_brain W
+            stop_brain L
+            return
+        fi
+        send $side "INFO timeout_turn $WIN_TURN_MS"
+        send $side "INFO timeout_match ${left[$side]}"
+        send $side "INFO max_memory 367001600"
+        send $side "INFO game_type 1"
+        send $side "INFO rule 0"
+    done
+    side=$black
+    GAME_RESULT=draw
+    while ((moves < BOARD * BOARD)); do
+        [[ $side == W ]] && other=L || other=W
+        send $side "INFO time_left ${left[$side]}"
+        if [[ -z $last ]]; then send $side BEGIN; else send $side "TURN $last"; fi
+        limit=$((WIN_TURN_MS + WIN_SLACK_MS))
+        if ! read_reply $side $((limit + 3000)); then
+            log "game $g move $((moves + 1)): $side sent no move in $REPLY_MS ms"
+            GAME_RESULT=forfeit-$side
+            break
+        fi
+        if [[ $side == W ]]; then ((REPLY_MS > MAX_WIN_MS)) && MAX_WIN_MS=$REPLY_MS; else ((REPLY_MS > MAX_LINUX_MS)) && MAX_LINUX_MS=$REPLY_MS; fi
+        left[$side]=$((left[$side] - REPLY_MS))
+        if ((REPLY_MS > limit)); then
+            log "game $g move $((moves + 1)): $side took $REPLY_MS ms > $limit ms"
+            GAME_RESULT=forfeit-$side
+            break
+        fi
+        if ! [[ $REPLY_LINE =~ ^\ *([0-9]+)\ *,\ *([0-9]+)\ *$ ]]; then
+            log "game $g move $((moves + 1)): $side sent '$REPLY_LINE'"
+            GAME_RESULT=forfeit-$side
+            break
+        fi
+        x=$((10#${BASH_REMATCH[1]}))
+        y=$((10#${BASH_REMATCH[2]}))
+        if ((x >= BOARD || y >= BOARD)) || [[ -n ${CELL[$x,$y]:-} ]]; then
+            log "game $g move $((moves + 1)): $side played illegal $x,$y"
+            GAME_RESULT=forfeit-$side
+            break
+        fi
+        [[ $side == "$black" ]] && colour=1 || colour=2
+        CELL[$x,$y]=$colour
+        moves=$((moves + 1))
+        last=$x,$y
+        if five_at $x $y $colour; then
+            GAME_RESULT=$side
+            break
+        fi
+        side=$other
+    done
+    log "game $g: black=$black, $moves moves, result $GAME_RESULT (slowest so far: exe $MAX_WIN_MS ms, Linux $MAX_LINUX_MS ms)"
+    stop_brain W
+    stop_brain L
+}
+
+declare -A SCORE=([W]=0 [L]=0 [draw]=0)
+for g in $(seq 1 "$WIN_GAMES"); do
+    ((g % 2)) && black=W || black=L
+    play_game "$g" $black
+    case $GAME_RESULT in
+    forfeit-*) fail "scripted game $g: forfeit by ${GAME_RESULT#forfeit-} (W = exe under wine, L = Linux)" ;;
+    *)
+        SCORE[$GAME_RESULT]=$((SCORE[$GAME_RESULT] + 1))
+        pass "scripted game $g (black: $black) ended without forfeit: $GAME_RESULT"
+        ;;
+    esac
+done
+if ((WIN_GAMES > 0)); then
+    log "scripted games at timeout_turn $WIN_TURN_MS: exe wins ${SCORE[W]}, Linux wins ${SCORE[L]}, draws ${SCORE[draw]}"
+    log "slowest move: exe under wine $MAX_WIN_MS ms, Linux build $MAX_LINUX_MS ms (limit $WIN_TURN_MS + $WIN_SLACK_MS ms)"
+fi
+
+# ---------------------------------------------------------------- 4. conformance suite
+WINE_BRAIN="wine $DIST/${BIN}64.exe"
+if [[ -x scripts/protocol-check.sh ]]; then
+    log "protocol conformance suite against: $WINE_BRAIN"
+    out=$WIN_TARGET_DIR/protocol-check.log
+    if scripts/protocol-check.sh "$WINE_BRAIN" >"$out" 2>&1; then
+        pass "protocol conformance suite under wine: $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)"
+    else
+        tail -n 40 "$out"
+        fail "protocol conformance suite under wine: $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1) (log: $out)"
+    fi
+else
+    log "scripts/protocol-check.sh not in this checkout: conformance suite skipped"
+fi
+
+# ---------------------------------------------------------------- 5. match
+if [[ -x scripts/match.sh ]]; then
+    out=$WIN_TARGET_DIR/match.log
+    open_args=()
+    openings=$REPO/../shared/openings/freestyle15.txt
+    [[ -f $openings ]] && open_args=(--openings "$openings")
+    log "match: $WINE_BRAIN vs ${LINUX_CMD[*]}, $WIN_MATCH_GAMES games at $WIN_TURN_MS ms/move, tolerance $WIN_SLACK_MS ms ${open_args[*]}"
+    rm -rf "$WIN_TARGET_DIR/match"
+    if scripts/match.sh "$WINE_BRAIN" "${LINUX_CMD[*]}" --name-a exe-wine --name-b linux \
+        -n "$WIN_MATCH_GAMES" --turn-ms "$WIN_TURN_MS" --tolerance-ms "$WIN_SLACK_MS" \
+        --size "$BOARD" --no-progress "${open_args[@]}" --out "$WIN_TARGET_DIR/match" >"$out" 2>&1; then
+        sed -n '/^Score of/,$p' "$out"
+        # Engine table: name moves avg max timeouts illegal crashes
+        read -r _ _ _ max_ms t_o ill cr < <(awk '$1 == "exe-wine" && NF == 7' "$out") || true
+        if [[ -z ${max_ms:-} ]]; then
+            fail "match: no result line for exe-wine (log: $out)"
+        elif ((t_o + ill + cr > 0)); then
+            fail "match: exe under wine had $t_o timeouts, $ill illegal moves, $cr crashes (log: $out)"
+        else
+            pass "match exe under wine vs Linux build, $WIN_MATCH_GAMES games, no forfeit; slowest exe move ${max_ms} ms"
+        fi
+    else
+        tail -n 40 "$out"
+        fail "match exe under wine vs Linux build (log: $out)"
+    fi
+else
+    log "scripts/match.sh not in this checkout: match skipped"
+fi
+
+# ---------------------------------------------------------------- summary
+for f in "${FAILURES[@]}"; do log "failed: $f"; done
+echo "windows: $PASSED passed, $FAILED failed"
+((FAILED == 0))
