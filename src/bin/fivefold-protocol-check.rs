@@ -1,2 +1,163 @@
-//! Protocol conformance checker (being written).
-fn main() {}
+//! fivefold-protocol-check: runs the protocol conformance cases against any brain.
+//!
+//! Usage: fivefold-protocol-check [OPTIONS] [--] BRAIN_CMD [ARGS...]
+//! Prints `PASS name` / `FAIL name: reason` per case and a final `N passed, M failed`;
+//! exits 1 when a case failed, 2 on usage or case-file errors.
+
+use fivefold::conformance::{
+    default_cases_dir, filter_cases, load_cases, run_suite, CaseReport, RunOptions, Summary,
+    Verdict,
+};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: fivefold-protocol-check [OPTIONS] [--] BRAIN_CMD [ARGS...]
+
+Runs the Gomocup protocol conformance cases against a brain, one fresh process per case.
+
+options:
+  -v, --verbose      print the transcript of every failed case
+  -j, --jobs N       cases run in parallel (default 2)
+  --filter SUBSTR    only cases whose name contains SUBSTR
+  --skip TAG[,TAG]   skip cases marked `# skip_if: TAG` (e.g. standard,renju,caro)
+  --strict           count failures of optional cases as failures
+  --cases DIR        case directory (default: the repository's protocol-tests/cases)
+  --list             list the selected cases and exit
+  -h, --help         this text
+";
+
+struct Args {
+    verbose: bool,
+    list: bool,
+    filter: Option<String>,
+    cases_dir: PathBuf,
+    opts: RunOptions,
+    brain: Vec<String>,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
+        verbose: false,
+        list: false,
+        filter: None,
+        cases_dir: default_cases_dir(),
+        opts: RunOptions {
+            jobs: 2,
+            ..RunOptions::default()
+        },
+        brain: Vec::new(),
+    };
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "-v" | "--verbose" => parsed.verbose = true,
+            "--strict" => parsed.opts.strict = true,
+            "--list" => parsed.list = true,
+            "-j" | "--jobs" => {
+                let n = value(&arg)?;
+                parsed.opts.jobs = n.parse().map_err(|_| format!("bad job count `{n}`"))?;
+            }
+            "--filter" => parsed.filter = Some(value(&arg)?),
+            "--cases" => parsed.cases_dir = PathBuf::from(value(&arg)?),
+            "--skip" => {
+                let tags = value(&arg)?;
+                let tags = tags.split(',').filter(|t| !t.is_empty()).map(String::from);
+                parsed.opts.skip_tags.extend(tags);
+            }
+            "-h" | "--help" => return Err(String::new()),
+            "--" => {
+                parsed.brain.extend(args.by_ref());
+                break;
+            }
+            other if other.starts_with('-') && parsed.brain.is_empty() => {
+                return Err(format!("unknown option `{other}`"));
+            }
+            _ => {
+                parsed.brain.push(arg);
+                parsed.brain.extend(args.by_ref());
+                break;
+            }
+        }
+    }
+    Ok(parsed)
+}
+
+/// Joins argv words into one command line for the driver, quoting words with spaces.
+fn command_line(words: &[String]) -> String {
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| {
+            if w.is_empty() || w.contains(char::is_whitespace) {
+                if w.contains('\'') {
+                    format!("\"{w}\"")
+                } else {
+                    format!("'{w}'")
+                }
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    quoted.join(" ")
+}
+
+fn print_report(report: &CaseReport, verbose: bool) {
+    println!("{}", report.line());
+    let failed = matches!(report.verdict, Verdict::Fail(_) | Verdict::OptionalFail(_));
+    if verbose && failed {
+        for line in &report.transcript {
+            println!("    {line}");
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("fivefold-protocol-check: {e}");
+            }
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut cases = match load_cases(&args.cases_dir) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("fivefold-protocol-check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(f) = &args.filter {
+        cases = filter_cases(cases, f);
+    }
+    if args.list {
+        for c in &cases {
+            let kind = if c.optional.is_some() {
+                " (optional)"
+            } else {
+                ""
+            };
+            println!("{}{kind}  [{}]", c.name, c.origin);
+        }
+        return ExitCode::SUCCESS;
+    }
+    if args.brain.is_empty() {
+        eprintln!("fivefold-protocol-check: no brain command given");
+        eprint!("{USAGE}");
+        return ExitCode::from(2);
+    }
+    let brain = command_line(&args.brain);
+    let reports = run_suite(&brain, &cases, &args.opts, |r| {
+        print_report(r, args.verbose)
+    });
+    let summary = Summary::of(&reports);
+    println!("{}", summary.line());
+    if summary.failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
