@@ -71,9 +71,11 @@ impl SprtParams {
     }
 }
 
-/// Pseudo-count given to empty outcome classes, as fishtest does, so that a one-sided
-/// result (all wins, all draws) has a small non-zero variance and can still be decided.
-const REGULARIZE: f64 = 1e-3;
+/// Pseudo-count for outcome classes not seen yet (half a game, or half a pair). Without it
+/// a one-sided start (all wins so far) has zero variance and an infinite LLR, so a single
+/// game would "decide"; with it such a start needs a run of results, and the prior's weight
+/// vanishes as the sample grows. Classes already seen are used as counted.
+const EMPTY_CLASS_PRIOR: f64 = 0.5;
 
 /// Log-likelihood ratio of H1 over H0 for the tally under `model`; zero before any game.
 pub fn llr(tally: &Tally, model: Model, p: &SprtParams) -> f64 {
@@ -83,7 +85,7 @@ pub fn llr(tally: &Tally, model: Model, p: &SprtParams) -> f64 {
     }
     let samples: Vec<(f64, f64)> = raw
         .into_iter()
-        .map(|(v, c)| (v, c.max(REGULARIZE)))
+        .map(|(v, c)| (v, if c == 0.0 { EMPTY_CLASS_PRIOR } else { c }))
         .collect();
     let Some(m) = moments(&samples) else {
         return 0.0;
@@ -159,19 +161,34 @@ mod tests {
         assert_eq!(p.verdict(-3.0), Verdict::AcceptH0);
         assert_eq!(p.verdict(0.5), Verdict::Continue);
         assert_eq!(llr(&Tally::default(), Model::Trinomial, &p), 0.0);
-        // Only draws: score exactly 0.5 with (regularised) tiny variance favours H0.
+        // Only draws: score exactly 0.5 with a tiny variance favours H0 once there are many.
         let draws = Tally {
-            draws: 50,
+            draws: 500,
             ..Tally::default()
         };
         assert_eq!(
             p.verdict(llr(&draws, Model::Trinomial, &p)),
             Verdict::AcceptH0
         );
-        // Only wins: H1, even though the raw variance is zero.
-        let wins = Tally {
-            wins: 10,
+        // One win must not decide anything; fifty won pairs must accept H1.
+        let one = Tally {
+            wins: 1,
+            ..Tally::default()
+        };
+        assert_eq!(
+            p.verdict(llr(&one, Model::Trinomial, &p)),
+            Verdict::Continue
+        );
+        let few = Tally {
             pairs: [0, 0, 0, 0, 5],
+            ..Tally::default()
+        };
+        assert_eq!(
+            p.verdict(llr(&few, Model::Pentanomial, &p)),
+            Verdict::Continue
+        );
+        let wins = Tally {
+            pairs: [0, 0, 0, 0, 50],
             ..Tally::default()
         };
         assert_eq!(

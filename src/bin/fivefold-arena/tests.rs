@@ -240,7 +240,12 @@ fn sprt_stops_once_decided() {
     let (llr, verdict) = sum.sprt.unwrap();
     assert_eq!(verdict, Verdict::AcceptH1);
     assert!(sum.stopped_early);
-    assert!(sum.tally.games() < 400, "{}", sum.tally.games());
+    // A run of won pairs is needed (not one lucky game), but far fewer than 400 games.
+    assert!(
+        (8..100).contains(&sum.tally.games()),
+        "{}",
+        sum.tally.games()
+    );
     assert!(llr >= s.sprt.unwrap().upper_bound());
 }
 
