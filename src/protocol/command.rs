@@ -398,12 +398,19 @@ fn parse_info(rest: &str) -> Info {
     }
 }
 
-/// A short, printable, single-line piece of manager input for error messages.
+/// A short, printable, single-line, ASCII piece of manager input for error messages.
 pub fn excerpt(text: &str) -> String {
     const MAX_CHARS: usize = 60;
     let clean: String = text
         .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
+        // ASCII only: managers on Windows decode our output in a legacy code page.
+        .map(|c| {
+            if c == ' ' || c.is_ascii_graphic() {
+                c
+            } else {
+                '?'
+            }
+        })
         .take(MAX_CHARS + 1)
         .collect();
     if clean.chars().count() > MAX_CHARS {

@@ -87,6 +87,10 @@ fn unknown_commands_keep_a_printable_excerpt() {
         Command::Unknown(text) => assert_eq!(text, "ST?ART 15"),
         other => panic!("{other:?}"),
     }
+    match parse_one("X\u{fffd}\u{e9}") {
+        Command::Unknown(text) => assert_eq!(text, "X??"),
+        other => panic!("{other:?}"),
+    }
     let long = "X".repeat(100_000);
     match parse_one(&long) {
         Command::Unknown(text) => assert!(text.len() < 100),

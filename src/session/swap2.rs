@@ -13,9 +13,11 @@ pub const THINK_CAP: Duration = Duration::from_secs(2);
 /// Needs tuning against the real evaluation's scale.
 pub const SWAP_MARGIN: i32 = 150;
 
-/// Our three-stone proposal (Black, White, Black) as offsets from the centre: a compact
-/// shape that gives neither side an obvious edge, so the opponent's choice is hard.
-const OPENING_OFFSETS: [(i64, i64); 3] = [(0, 0), (1, -1), (1, 1)];
+/// Our three-stone proposal (Black, White, Black) as offsets from the centre. It should
+/// leave neither side better, so the opponent's choice is hard: the search scores this
+/// shape near 0 for White (h8 h9 j8 on 15x15: +15 after 2 s), while the first one tried,
+/// a diagonal (0,0) (1,-1) (1,1), scored -440 and would simply be swapped.
+const OPENING_OFFSETS: [(i64, i64); 3] = [(0, 0), (0, 1), (2, 0)];
 
 /// The position described by a SWAP2BOARD block: stones alternate Black, White, Black...
 /// Only 0, 3 or 5 stones are valid points of the Swap2 protocol.
