@@ -78,6 +78,10 @@ export RUSTC_BOOTSTRAP=1
 export RUSTC
 export "CARGO_TARGET_${TRIPLE_ENV}_LINKER=x86_64-w64-mingw32-gcc"
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# The shipped exe is always stripped and without debug info, whatever the release profile in
+# Cargo.toml says at the moment (someone profiling may have turned debug info on).
+export CARGO_PROFILE_RELEASE_DEBUG=false
+export CARGO_PROFILE_RELEASE_STRIP=true
 
 build_flavour() { # name rustflags out_name
     local name=$1 flags=$2 out=$3
