@@ -8,6 +8,7 @@ use fivefold::conformance::{
     default_cases_dir, filter_cases, load_cases, run_suite, CaseReport, RunOptions, Summary,
     Verdict,
 };
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,6 +16,7 @@ const USAGE: &str = "\
 usage: fivefold-protocol-check [OPTIONS] [--] BRAIN_CMD [ARGS...]
 
 Runs the Gomocup protocol conformance cases against a brain, one fresh process per case.
+A single BRAIN_CMD word is split like a shell command line (\"wine pbrain-x.exe\").
 
 options:
   -v, --verbose      print the transcript of every failed case
@@ -83,8 +85,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     Ok(parsed)
 }
 
-/// Joins argv words into one command line for the driver, quoting words with spaces.
+/// The brain as one command line for the driver. A single word is taken as a whole
+/// command line ("wine pbrain-x.exe"); several words are argv, quoted where needed.
 fn command_line(words: &[String]) -> String {
+    if let [single] = words {
+        return single.clone();
+    }
     let quoted: Vec<String> = words
         .iter()
         .map(|w| {
@@ -102,12 +108,17 @@ fn command_line(words: &[String]) -> String {
     quoted.join(" ")
 }
 
+/// Prints a line; a closed stdout (`| head`) is not worth a panic.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 fn print_report(report: &CaseReport, verbose: bool) {
-    println!("{}", report.line());
+    say(&report.line());
     let failed = matches!(report.verdict, Verdict::Fail(_) | Verdict::OptionalFail(_));
     if verbose && failed {
         for line in &report.transcript {
-            println!("    {line}");
+            say(&format!("    {line}"));
         }
     }
 }
@@ -140,7 +151,7 @@ fn main() -> ExitCode {
             } else {
                 ""
             };
-            println!("{}{kind}  [{}]", c.name, c.origin);
+            say(&format!("{}{kind}  [{}]", c.name, c.origin));
         }
         return ExitCode::SUCCESS;
     }
@@ -154,7 +165,7 @@ fn main() -> ExitCode {
         print_report(r, args.verbose)
     });
     let summary = Summary::of(&reports);
-    println!("{}", summary.line());
+    say(&summary.line());
     if summary.failed > 0 {
         ExitCode::FAILURE
     } else {

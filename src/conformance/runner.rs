@@ -247,7 +247,8 @@ impl Session {
         loop {
             match self.brain.recv_until(deadline) {
                 None => {
-                    let ms = deadline.saturating_duration_since(waited_from).as_millis();
+                    let waited = deadline.saturating_duration_since(waited_from);
+                    let ms = (waited.as_secs_f64() * 1000.0).round();
                     return Err(format!("no reply within {ms} ms"));
                 }
                 Some(Output::Closed) => {
