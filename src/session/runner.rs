@@ -3,8 +3,9 @@
 //!
 //! While a move is owed, the reader answers ABOUT itself and turns YXSTOP/STOP and
 //! `INFO timeout_turn 0` into the stop flag, so a thinking engine still reacts at once.
-//! Everything else is forwarded in order. At END or end of input the stop flag is set
-//! for good, queued commands are answered at once, and the process exits.
+//! Everything else is forwarded in order. At end of input the stop flag is set for good,
+//! queued commands are answered at once, and the process exits. END is the same, except
+//! that nothing more is printed after it.
 
 use super::{Context, Session};
 use crate::protocol::{Command, Info, LineReader, Parser, Reply};
@@ -105,10 +106,16 @@ impl Shared {
         self.stop.store(true, Ordering::SeqCst);
     }
 
-    fn exit_process(&self) -> ! {
+    /// Nothing is printed from now on. Taking the output lock first lets a line being
+    /// written finish whole.
+    fn silence(&self) {
         let mut out = self.out();
         self.silenced.store(true, Ordering::SeqCst);
         let _ = out.flush();
+    }
+
+    fn exit_process(&self) -> ! {
+        self.silence();
         std::process::exit(0)
     }
 }
@@ -196,7 +203,12 @@ fn route(cmd: Command, arrival: Instant, tx: &Sender<Event>, shared: &Shared) {
         Command::About if *shared.owed() > 0 => return shared.emit(&Reply::About),
         Command::Stop => return shared.stop_search_if_owed(),
         Command::Info(Info::TimeoutTurn(ms)) if *ms <= 0 => shared.stop_search_if_owed(),
-        Command::End => shared.close(),
+        // The protocol: after END print nothing more, not even the move being thought
+        // about. (Piped use that wants every answer closes input instead.)
+        Command::End => {
+            shared.close();
+            shared.silence();
+        }
         _ => {}
     }
     if cmd.expects_move() {
@@ -398,11 +410,18 @@ mod tests {
     }
 
     #[test]
-    fn end_returns_promptly_even_mid_search() {
+    fn end_returns_promptly_even_mid_search_and_prints_nothing_more() {
         let e = Engine::thinking();
+        // Let a fast search (the stub) answer first; a real one thinks for seconds.
+        thread::sleep(Duration::from_millis(100));
+        let before = e.out.lines().len();
+        let owed_no_move_yet = !e.out.lines().iter().any(|l| is_move(l));
         e.send("END\n");
-        let (took, _) = e.close_and_join();
+        let (took, lines) = e.close_and_join();
         assert!(took < PROMPT, "{took:?}");
+        if owed_no_move_yet {
+            assert!(lines[before..].iter().all(|l| !is_move(l)), "{lines:?}");
+        }
     }
 
     #[test]
