@@ -161,6 +161,7 @@ impl Session {
     }
 
     fn new_game(&mut self, width: usize, height: usize) {
+        warm_up_tables(self.rule());
         self.board = Some(Board::new(width, height, self.rule()));
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.clear();
@@ -228,6 +229,7 @@ impl Session {
         match self.settings.apply(info) {
             InfoEffect::RuleChanged => {
                 let rule = self.rule();
+                warm_up_tables(rule);
                 if let Some(board) = self.board.as_mut() {
                     board.set_rule(rule);
                 }
@@ -354,6 +356,21 @@ impl Session {
             emit(Reply::Move(m.x(), m.y()));
         }
         Ok(())
+    }
+}
+
+/// Builds the evaluation's pattern tables for `rule` in the background. They are built on
+/// first use otherwise, which costs the first move a few hundred milliseconds; START
+/// time is not charged by most managers. A search that starts before the build is done
+/// waits for it (the tables sit in a `OnceLock`), so nothing is built twice.
+fn warm_up_tables(rule: Rule) {
+    let spawned = std::thread::Builder::new()
+        .name("warm-up".into())
+        .spawn(move || {
+            crate::eval::PatternTable::for_rule(rule);
+        });
+    if let Err(e) = spawned {
+        log::warn!("cannot start the table warm-up thread: {e}");
     }
 }
 
