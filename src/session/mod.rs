@@ -16,12 +16,12 @@ pub use cli::{bench_lines, demo, DemoOptions};
 pub use runner::{run, run_stdio, ExitMode};
 pub use settings::{hash_bytes_for, InfoEffect, Settings};
 
-use crate::game::{Board, Rule};
-use crate::protocol::{BoardKind, BoardLine, Command, Point, Reply};
+use crate::game::{Board, Move, Rule};
+use crate::protocol::{BoardKind, BoardLine, Command, Info, Point, Reply};
 use crate::search::{Clock, Limits, Searcher, TimeBudget};
 use position::{board_from_lines, empty_square, legal_move_or_fallback};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Printed once per renju game before our first move, while forbidden-move detection is
 /// incomplete, so whoever reads the game log knows.
@@ -225,7 +225,7 @@ impl Session {
         }
     }
 
-    fn info(&mut self, info: crate::protocol::Info) {
+    fn info(&mut self, info: Info) {
         match self.settings.apply(info) {
             InfoEffect::RuleChanged => {
                 let rule = self.rule();
@@ -258,7 +258,7 @@ impl Session {
 
     /// Limits for a move whose command arrived at `arrival`: the time already spent since
     /// then is charged to the move, and the clock starts now.
-    fn limits(&self, arrival: Instant, cap: Option<std::time::Duration>) -> Limits {
+    fn limits(&self, arrival: Instant, cap: Option<Duration>) -> Limits {
         let now = Instant::now();
         let mut budget =
             TimeBudget::plan(&self.settings.time, now.saturating_duration_since(arrival));
@@ -297,7 +297,7 @@ impl Session {
         limits: &Limits,
         ctx: &Context,
         emit: Emit,
-    ) -> Result<(crate::game::Move, i32), String> {
+    ) -> Result<(Move, i32), String> {
         self.ensure_searcher();
         let (Some(board), Some(searcher)) = (self.board.as_ref(), self.searcher.as_mut()) else {
             return Err(NO_GAME.to_string());
