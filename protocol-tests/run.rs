@@ -16,7 +16,7 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
     let opts = RunOptions {
         strict: true,
         skip_tags: Vec::new(),
-        jobs: 3,
+        jobs: 2,
     };
     let started = Instant::now();
     let quoted = format!("'{brain}'");
