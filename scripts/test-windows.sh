@@ -269,8 +269,10 @@ WINE_BRAIN="wine $DIST/${BIN}64.exe"
 if [[ -x scripts/protocol-check.sh ]]; then
     log "protocol conformance suite against: $WINE_BRAIN"
     out=$WIN_TARGET_DIR/protocol-check.log
+    t0=$SECONDS
     if scripts/protocol-check.sh "$WINE_BRAIN" >"$out" 2>&1; then
-        pass "protocol conformance suite under wine: $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)"
+        grep -E '^(OPTFAIL|FAIL)' "$out" || true
+        pass "protocol conformance suite under wine ($((SECONDS - t0)) s): $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)"
     else
         tail -n 40 "$out"
         fail "protocol conformance suite under wine: $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1) (log: $out)"
@@ -283,10 +285,11 @@ fi
 if [[ -x scripts/match.sh ]]; then
     out=$WIN_TARGET_DIR/match.log
     open_args=()
-    openings=$REPO/../shared/openings/freestyle15.txt
+    openings=$(cd "$REPO/.." && pwd)/shared/openings/freestyle15.txt
     [[ -f $openings ]] && open_args=(--openings "$openings")
     log "match: $WINE_BRAIN vs ${LINUX_CMD[*]}, $WIN_MATCH_GAMES games at $WIN_TURN_MS ms/move, tolerance $WIN_SLACK_MS ms ${open_args[*]}"
     rm -rf "$WIN_TARGET_DIR/match"
+    t0=$SECONDS
     if scripts/match.sh "$WINE_BRAIN" "${LINUX_CMD[*]}" --name-a exe-wine --name-b linux \
         -n "$WIN_MATCH_GAMES" --turn-ms "$WIN_TURN_MS" --tolerance-ms "$WIN_SLACK_MS" \
         --size "$BOARD" --no-progress "${open_args[@]}" --out "$WIN_TARGET_DIR/match" >"$out" 2>&1; then
@@ -298,7 +301,7 @@ if [[ -x scripts/match.sh ]]; then
         elif ((t_o + ill + cr > 0)); then
             fail "match: exe under wine had $t_o timeouts, $ill illegal moves, $cr crashes (log: $out)"
         else
-            pass "match exe under wine vs Linux build, $WIN_MATCH_GAMES games, no forfeit; slowest exe move ${max_ms} ms"
+            pass "match exe under wine vs Linux build ($((SECONDS - t0)) s), $WIN_MATCH_GAMES games, no forfeit; slowest exe move ${max_ms} ms"
         fi
     else
         tail -n 40 "$out"
@@ -310,5 +313,6 @@ fi
 
 # ---------------------------------------------------------------- summary
 for f in "${FAILURES[@]}"; do log "failed: $f"; done
+log "Windows tests took $SECONDS s"
 echo "windows: $PASSED passed, $FAILED failed"
 ((FAILED == 0))
