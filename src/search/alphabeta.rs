@@ -1,0 +1,250 @@
+//! Principal-variation alpha-beta with a transposition table, threat-restricted moves,
+//! forced-block extensions and late-move reductions.
+
+use super::movegen::{self, Mode, MoveList};
+use super::position::Position;
+use super::tt::{Bound, TtEntry};
+use super::{Search, MAX_PLY, WIN, WIN_BOUND};
+use crate::eval::Threat;
+use crate::game::{Move, CELLS};
+
+const INF: i32 = WIN + 1;
+
+/// Mate scores are stored relative to the node, so they stay right at any ply.
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl Search<'_> {
+    /// Searches every root move at `depth`; returns the best score and move. Root moves are
+    /// kept ordered by their last scores, so the next iteration starts with the best.
+    pub(super) fn search_root(
+        &mut self,
+        pos: &mut Position,
+        root: &mut MoveList,
+        depth: i32,
+    ) -> (i32, Move) {
+        let mut alpha = -INF;
+        let mut best = Move::NONE;
+        let n = root.len();
+        let mut scored = Vec::with_capacity(n);
+        for i in 0..n {
+            let m = root.get(i);
+            pos.make(m);
+            let mut score = if i == 0 {
+                -self.pvs(pos, -INF, -alpha, depth - 1, 1, true)
+            } else {
+                -self.pvs(pos, -alpha - 1, -alpha, depth - 1, 1, false)
+            };
+            if i > 0 && score > alpha && !self.aborted {
+                score = -self.pvs(pos, -INF, -alpha, depth - 1, 1, true);
+            }
+            pos.undo();
+            if self.aborted {
+                break;
+            }
+            scored.push((score, m));
+            if score > alpha {
+                alpha = score;
+                best = m;
+                self.update_pv(0, m);
+            }
+        }
+        if !self.aborted {
+            root.reorder(&mut scored);
+        }
+        (alpha, best)
+    }
+
+    pub(super) fn pvs(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        let us = pos.side();
+        let them = us.opp();
+
+        // Step 1. Terminal states: our five next move, a full board, the ply limit.
+        if pos.eval.count(us, Threat::Five) > 0 {
+            return WIN - ply as i32 - 1;
+        }
+        if pos.board.empty_count() == 0 {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return pos.eval.evaluate(us);
+        }
+        let mode = movegen::mode(pos);
+        if mode == Mode::BlockFive && pos.eval.count(them, Threat::Five) >= 2 {
+            return -(WIN - ply as i32 - 2);
+        }
+
+        // Step 2. Transposition table.
+        let key = pos.hash();
+        let tt_entry = self.tt.probe(key);
+        if let Some(e) = tt_entry {
+            let score = from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if !pv_node && e.depth >= depth && usable {
+                return score;
+            }
+        }
+
+        // Step 3. Leaves: static evaluation, unless a five must be blocked first.
+        if depth <= 0 && mode != Mode::BlockFive {
+            return self.leaf(pos, ply);
+        }
+
+        // Step 4. Moves, ordered: hash move, killers, then threats and history.
+        let mut list = MoveList::new();
+        movegen::generate(pos, mode, self.history_of(us), &mut list);
+        if list.is_empty() {
+            return if mode == Mode::All {
+                pos.eval.evaluate(us)
+            } else {
+                -(WIN - ply as i32 - 2)
+            };
+        }
+        let tt_move = tt_entry.map_or(Move::NONE, |e| e.mv);
+        for (k, &killer) in self.killers[ply].iter().enumerate() {
+            list.promote(killer, (1 << 28) - k as i32);
+        }
+        list.promote(tt_move, 1 << 30);
+
+        // Step 5. Principal-variation search over the moves.
+        let extension = (mode == Mode::BlockFive) as i32;
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        for i in 0..list.len() {
+            let m = list.pick(i);
+            let quiet = mode == Mode::All && list.score(i) < 4_000;
+            let reduction = if depth >= 3 && i >= 3 && quiet {
+                1 + (i >= 10) as i32 + (depth >= 6 && i >= 20) as i32
+            } else {
+                0
+            };
+            let child_depth = depth - 1 + extension;
+            pos.make(m);
+            let score = if i == 0 {
+                -self.pvs(pos, -beta, -alpha, child_depth, ply + 1, pv_node)
+            } else {
+                let mut s = -self.pvs(
+                    pos,
+                    -alpha - 1,
+                    -alpha,
+                    child_depth - reduction,
+                    ply + 1,
+                    false,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.pvs(pos, -alpha - 1, -alpha, child_depth, ply + 1, false);
+                }
+                if s > alpha && s < beta {
+                    s = -self.pvs(pos, -beta, -alpha, child_depth, ply + 1, true);
+                }
+                s
+            };
+            pos.undo();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        self.reward(us.idx(), m, depth, ply, mode);
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 6. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Static value of a quiet leaf, with the one tactical fact that is cheap and certain:
+    /// an open four we can make while the opponent has no four to interpose wins.
+    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+        let us = pos.side();
+        let them = us.opp();
+        if pos.eval.count(us, Threat::FlexFour) > 0
+            && pos.eval.count_at_least(them, Threat::Four) == 0
+        {
+            return WIN - ply as i32 - 3;
+        }
+        pos.eval.evaluate(us)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
+        if mode != Mode::All {
+            return;
+        }
+        let h = &mut self.history[side * CELLS + m.idx()];
+        *h = (*h + depth * depth).min(2_000);
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+    }
+}
