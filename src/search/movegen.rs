@@ -112,7 +112,8 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
     let us = pos.side();
     let them = us.opp();
     list.len = 0;
-    for m in pos.board.empty_squares() {
+    let (w, h) = (pos.board.width(), pos.board.height());
+    for m in (0..h).flat_map(|y| (0..w).map(move |x| Move::from_xy(x, y))) {
         if pos.board.near(m) == 0 || !pos.is_legal_for(us, m) {
             continue;
         }
