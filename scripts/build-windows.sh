@@ -35,7 +35,7 @@ log() { printf '[build-windows] %s\n' "$*" >&2; }
 die() { printf '[build-windows] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- packages
-PKGS=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 wine wine64 zip)
+PKGS=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 wine wine64 zip unzip)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -136,10 +136,13 @@ for fl in $WIN_FLAVOURS; do
     check_imports "$exe"
 done
 if [[ " $WIN_FLAVOURS " == *" base "* ]]; then
-    # The baseline must run on CPUs without AVX: count instructions that use ymm registers.
-    # (A few may come from code that checks the CPU at run time first; report them.)
-    n_ymm=$(x86_64-w64-mingw32-objdump -d --no-show-raw-insn "$DIST/$BIN.exe" | grep -c '%ymm' || true)
-    log "baseline exe: $n_ymm instructions using ymm (AVX) registers"
+    # The baseline must run on CPUs without AVX: count instructions that use ymm registers or
+    # the VEX encoding (v-prefixed SSE/AVX). A few may come from code that checks the CPU at run
+    # time first, so this only reports. (`tzcnt` is fine: it runs as `bsf` on older CPUs.)
+    disasm=$(x86_64-w64-mingw32-objdump -d --no-show-raw-insn "$DIST/$BIN.exe")
+    n_ymm=$(grep -c '%ymm' <<<"$disasm" || true)
+    n_vex=$(grep -cE '\sv[a-z0-9]+\s.*%[xy]mm' <<<"$disasm" || true)
+    log "baseline exe: $n_ymm instructions on ymm registers, $n_vex VEX-encoded (both should be 0)"
 fi
 
 # ---------------------------------------------------------------- package
