@@ -3,7 +3,7 @@
 use crate::openings::Opening;
 use crate::player::{Forfeit, Limits, Player, ReadError};
 use crate::stats::{EngineStats, Outcome};
-use fivefold::game::{Board, Color, Move, Rule};
+use fivefold::game::{Board, Color, Foul, Move, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -240,7 +240,7 @@ impl GameState {
     /// Plays a legal move for `side` and returns the ending it causes, if any.
     fn apply(&mut self, m: Move, side: Color, ms: u64) -> Option<Ending> {
         if let Some(foul) = renju_foul(&self.board, m, side) {
-            let detail = format!("{},{}: forbidden {foul}", m.x(), m.y());
+            let detail = format!("renju foul at {},{}: {foul}", m.x(), m.y());
             return Some(self.forfeit(side, Forfeit::Illegal(detail)));
         }
         let wins = self.board.is_winning_at(m, side);
@@ -367,18 +367,17 @@ fn parse_int(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
-/// Renju: a forbidden move by Black loses. `fivefold::game::Board` has no forbidden-move
-/// test yet, so renju games are adjudicated without fouls for now (the run summary says
-/// so); once `Board::is_forbidden` exists this is the one place to call it.
-fn renju_foul(board: &Board, _m: Move, side: Color) -> Option<&'static str> {
-    if board.rule() != Rule::Renju || side != Color::Black {
+/// Renju: a forbidden move by Black (overline, double four, double three) loses, as in
+/// GomocupJudge. `None` under other rules, for White, and for allowed moves.
+fn renju_foul(board: &Board, m: Move, side: Color) -> Option<Foul> {
+    if side != Color::Black {
         return None;
     }
-    None
+    board.renju_foul(m)
 }
 
 /// Whether renju fouls are checked by this build (see `renju_foul`).
-pub const RENJU_FOULS_CHECKED: bool = false;
+pub const RENJU_FOULS_CHECKED: bool = true;
 
 #[cfg(test)]
 mod tests {
@@ -447,6 +446,48 @@ mod tests {
             Some("1-0 black wins by five")
         );
         assert_eq!(apply_last(Rule::Freestyle, &four, (9, 7)), None);
+    }
+
+    /// GomocupJudge's renju vector `h8h9i7i9h10i6i11i12`: Black's g9 (6,8) is a double three.
+    const GJ_RENJU: [(usize, usize); 8] = [
+        (7, 7),
+        (7, 8),
+        (8, 6),
+        (8, 8),
+        (7, 9),
+        (8, 5),
+        (8, 10),
+        (8, 11),
+    ];
+
+    #[test]
+    fn renju_foul_loses_for_black_only() {
+        assert_eq!(
+            apply_last(Rule::Renju, &GJ_RENJU, (6, 8)).as_deref(),
+            Some("0-1 black loses: illegal move (renju foul at 6,8: double three)")
+        );
+        assert_eq!(apply_last(Rule::Freestyle, &GJ_RENJU, (6, 8)), None);
+        assert_eq!(apply_last(Rule::Renju, &GJ_RENJU, (9, 7)), None);
+        let gap = black_row(&[2, 3, 4, 6, 7]);
+        assert_eq!(
+            apply_last(Rule::Renju, &gap, (5, 7)).as_deref(),
+            Some("0-1 black loses: illegal move (renju foul at 5,7: overline)")
+        );
+        let four = black_row(&[3, 4, 5, 6]);
+        assert_eq!(
+            apply_last(Rule::Renju, &four, (7, 7)).as_deref(),
+            Some("1-0 black wins by five")
+        );
+        // White's overline wins, and White may take Black's forbidden point.
+        let mut white_gap = vec![(0, 14)];
+        white_gap.extend(gap);
+        assert_eq!(
+            apply_last(Rule::Renju, &white_gap, (5, 7)).as_deref(),
+            Some("0-1 white wins by five")
+        );
+        let mut white_to_move = GJ_RENJU.to_vec();
+        white_to_move.push((14, 14));
+        assert_eq!(apply_last(Rule::Renju, &white_to_move, (6, 8)), None);
     }
 
     #[test]
