@@ -6,7 +6,7 @@
 #
 # Output (under $WIN_TARGET_DIR, default target/windows):
 #   dist/pbrain-fivefold.exe     baseline x86-64: runs on any 64-bit Windows 7+ CPU
-#   dist/pbrain-fivefold64.exe   x86-64-v3 (AVX2, BMI2, POPCNT...): the fast one, for Gomocup
+#   dist/pbrain-fivefold64.exe   x86-64-v3 (AVX2, BMI2, POPCNT...): for Gomocup (AVX2 guaranteed)
 #   dist/fivefold.zip            both exes at the zip root plus readme.txt
 #
 # How (see shared/windows-build.md): Debian's rustc-web (called by full path, so rustup's Linux
