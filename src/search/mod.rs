@@ -84,23 +84,34 @@ impl Searcher {
         let mut pos = Position::new(board);
         let mut search = Search::new(self, limits, stop);
         let mut result = search.run(&mut pos, report);
-        if result.best.is_none() || !pos.is_legal_for(pos.side(), result.best) {
+        let us = pos.side();
+        if result.best.is_none()
+            || !pos.is_legal_for(us, result.best)
+            || pos.board.is_forbidden_for(us, result.best)
+        {
             result.best = fallback_move(&pos);
         }
         result
     }
 }
 
-/// Any legal square, nearest the centre: used only if the search produced nothing.
+/// The best square by static move ordering that is not an exact renju forbidden point,
+/// preferring squares the evaluator also finds legal, nearest the centre on ties; any
+/// empty square if none. Used when the search produced nothing, or a move the exact
+/// check forbids (the evaluator's shape test misses a few, e.g. `X.XXX.X`).
 fn fallback_move(pos: &Position) -> Move {
+    let us = pos.side();
     let (cx, cy) = (pos.board.width() as i64 / 2, pos.board.height() as i64 / 2);
     let dist = |m: &Move| (m.x() as i64 - cx).abs().max((m.y() as i64 - cy).abs());
-    let legal = pos
+    let allowed = pos
         .board
         .empty_squares()
-        .filter(|&m| pos.is_legal_for(pos.side(), m))
-        .min_by_key(dist);
-    legal
+        .filter(|&m| !pos.board.is_forbidden_for(us, m))
+        .max_by_key(|m| {
+            let order = movegen::order_score(pos, us, *m);
+            (pos.is_legal_for(us, *m), order, -dist(m))
+        });
+    allowed
         .or_else(|| pos.board.empty_squares().min_by_key(dist))
         .unwrap_or(Move::NONE)
 }
@@ -380,6 +391,19 @@ mod tests {
         let b =
             crate::search::bench::position(15, Rule::Renju, "7,7 7,8 8,6 8,8 7,9 8,5 8,10 8,11");
         assert_ne!(best(&b, 4), (6, 8));
+    }
+
+    #[test]
+    fn renju_never_plays_a_one_line_double_four() {
+        // `X.X*X.X` on row 7: (5,7) makes two fours in one line, which the shape-based
+        // evaluation takes for an open four; the exact renju check forbids it.
+        let black = [(2, 7), (4, 7), (6, 7), (8, 7)];
+        let white = [(0, 0), (14, 0), (0, 14), (14, 14)];
+        let b = board(15, Rule::Renju, &black, &white, Color::Black);
+        assert!(b.is_forbidden(Move::from_xy(5, 7)));
+        let m = best(&b, 4);
+        assert_ne!(m, (5, 7));
+        assert!(!b.is_forbidden(Move::from_xy(m.0, m.1)), "{m:?}");
     }
 
     #[test]
