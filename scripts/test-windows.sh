@@ -13,7 +13,8 @@
 #      slowest move is reported;
 #   4. the protocol conformance suite (scripts/protocol-check.sh) against the exe under wine;
 #   5. a short match (scripts/match.sh) exe under wine vs. the Linux build: no forfeits.
-# Steps 4 and 5 run when those scripts exist in the checkout.
+# Steps 4 and 5 run when those scripts exist in the checkout. A 10-game match for a report:
+#   WIN_MATCH_GAMES=10 WIN_MAX_MOVES=225 scripts/test-windows.sh
 #
 # Environment overrides:
 #   WIN_TARGET_DIR     where build-windows.sh put its output (default: <repo>/target/windows)
@@ -21,7 +22,8 @@
 #   WIN_TURN_MS        timeout_turn for the timed games (default 1000)
 #   WIN_SLACK_MS       a reply later than turn + slack fails (default 300; Gomocup allows 1000)
 #   WIN_GAMES          scripted games exe vs. Linux build (default 2, or 0 when match.sh exists)
-#   WIN_MATCH_GAMES    games in the match of step 5 (default 4)
+#   WIN_MATCH_GAMES    games in the match of step 5 (default 2)
+#   WIN_MAX_MOVES      the match adjudicates a draw at this many stones (default 150; keeps CI short)
 #   LINUX_BRAIN        Linux engine to play against (default: built with cargo, target/release)
 set -euo pipefail
 
@@ -34,7 +36,8 @@ WIN_TURN_MS=${WIN_TURN_MS:-1000}
 WIN_SLACK_MS=${WIN_SLACK_MS:-300}
 # The relayed games of step 3 are the fallback when scripts/match.sh is not there.
 if [[ -x scripts/match.sh ]]; then WIN_GAMES=${WIN_GAMES:-0}; else WIN_GAMES=${WIN_GAMES:-2}; fi
-WIN_MATCH_GAMES=${WIN_MATCH_GAMES:-4}
+WIN_MATCH_GAMES=${WIN_MATCH_GAMES:-2}
+WIN_MAX_MOVES=${WIN_MAX_MOVES:-150}
 BOARD=15
 
 export WINEPREFIX=${WIN_WINEPREFIX:-$WIN_TARGET_DIR/wineprefix}
@@ -292,7 +295,7 @@ if [[ -x scripts/match.sh ]]; then
     t0=$SECONDS
     if scripts/match.sh "$WINE_BRAIN" "${LINUX_CMD[*]}" --name-a exe-wine --name-b linux \
         -n "$WIN_MATCH_GAMES" --turn-ms "$WIN_TURN_MS" --tolerance-ms "$WIN_SLACK_MS" \
-        --size "$BOARD" --no-progress "${open_args[@]}" --out "$WIN_TARGET_DIR/match" >"$out" 2>&1; then
+        --size "$BOARD" --max-moves "$WIN_MAX_MOVES" --no-progress "${open_args[@]}" --out "$WIN_TARGET_DIR/match" >"$out" 2>&1; then
         sed -n '/^Score of/,$p' "$out"
         # Engine table: name moves avg max timeouts illegal crashes
         read -r _ _ _ max_ms t_o ill cr < <(awk '$1 == "exe-wine" && NF == 7' "$out") || true
