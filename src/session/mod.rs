@@ -23,9 +23,11 @@ use position::{board_from_lines, empty_square, legal_move_or_fallback};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Printed once per renju game before our first move, while forbidden-move detection is
-/// incomplete, so whoever reads the game log knows.
-pub const RENJU_NOTICE: &str = "renju: forbidden moves are checked only partially in this version";
+/// Printed once per renju game before our first move, so whoever reads the game log knows
+/// what the engine does about forbidden points: the move it plays is checked exactly
+/// (`Board::is_forbidden`), while the search looks at them by shape only.
+pub const RENJU_NOTICE: &str =
+    "renju: forbidden points are checked exactly for the move we play; the search sees them by shape only";
 
 const NO_GAME: &str = "no game started: send START first";
 
