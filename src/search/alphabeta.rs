@@ -9,6 +9,14 @@ use crate::eval::Threat;
 use crate::game::{Move, CELLS};
 
 const INF: i32 = WIN + 1;
+/// Ordering scores below this belong to moves that make no three or four for either side.
+const QUIET_ORDER_SCORE: i32 = 4_000;
+
+/// How many moves a non-PV node searches before it skips the quiet ones.
+#[inline]
+fn late_move_limit(depth: i32) -> usize {
+    (4 + depth * depth).max(0) as usize
+}
 
 /// Mate scores are stored relative to the node, so they stay right at any ply.
 #[inline]
@@ -149,7 +157,12 @@ impl Search<'_> {
         let mut best_move = Move::NONE;
         for i in 0..list.len() {
             let m = list.pick(i);
-            let quiet = mode == Mode::All && list.score(i) < 4_000;
+            let quiet = mode == Mode::All && list.score(i) < QUIET_ORDER_SCORE;
+            // Late quiet moves near the horizon almost never matter in gomoku, where the
+            // fight is about threats: skip them outright.
+            if quiet && !pv_node && i >= late_move_limit(depth) && best > -WIN_BOUND {
+                continue;
+            }
             let reduction = if depth >= 3 && i >= 3 && quiet {
                 1 + (i >= 10) as i32 + (depth >= 6 && i >= 20) as i32
             } else {
