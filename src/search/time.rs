@@ -18,8 +18,11 @@ pub struct TimeControl {
 const UNLIMITED_MS: i64 = 2_147_483_647;
 /// Default per-move limit when the manager sends none (the protocol skeleton's 30 s).
 const DEFAULT_TURN_MS: i64 = 30_000;
-/// Kept back from every limit for pipe, scheduling and move output.
+/// Kept back from the match clock for pipe, scheduling and move output.
 const SAFETY_MS: i64 = 60;
+/// Kept back from a turn limit: 5% of it, at least this much. Managers forgive lateness
+/// (1 s at Gomocup) on the turn limit, so a short turn need not give up half its time.
+const TURN_SAFETY_MS: i64 = 30;
 /// A move may use at most this fraction of the remaining match time.
 const MATCH_SHARE_DIVISOR: i64 = 12;
 
@@ -57,7 +60,7 @@ impl TimeBudget {
         let mut hard = i64::MAX;
         let mut soft = i64::MAX;
         if let Some(t) = turn {
-            let margin = SAFETY_MS.max(t / 20).min(t);
+            let margin = TURN_SAFETY_MS.max(t / 20).min(t);
             hard = hard.min(t - margin);
             soft = soft.min(hard);
         }
@@ -120,6 +123,16 @@ mod tests {
         let b = TimeBudget::plan(&tc, Duration::ZERO);
         assert!(ms(b.hard) < 1000 && ms(b.hard) >= 900, "{b:?}");
         assert!(b.soft <= b.hard);
+    }
+
+    #[test]
+    fn short_turn_keeps_most_of_its_time() {
+        let tc = TimeControl {
+            turn_ms: Some(100),
+            match_ms: None,
+            left_ms: None,
+        };
+        assert_eq!(ms(TimeBudget::plan(&tc, Duration::ZERO).hard), 70);
     }
 
     #[test]
