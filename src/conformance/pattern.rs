@@ -1,6 +1,8 @@
 //! The small matching languages of the case files: byte escapes for `send_raw`,
 //! a `*`/`?` glob with `|` alternatives, strict move syntax and the ABOUT line format.
 
+use crate::driver::parse_int;
+
 /// Decodes `\r \n \t \0 \\ \xNN` in a `send_raw` argument. Anything else after a
 /// backslash is an error, so a typo cannot silently send the wrong bytes.
 pub fn unescape(text: &str) -> Result<Vec<u8>, String> {
@@ -82,20 +84,7 @@ fn glob_match(pattern: &[char], text: &[char]) -> bool {
 /// A square as the protocol writes it.
 pub type Square = (i64, i64);
 
-/// Parses a brain's move line strictly: `int,int`, digits only (a leading `-` is
-/// accepted so that off-board replies are reported as such, not as garbage).
-pub fn parse_move(line: &str) -> Option<Square> {
-    let (x, y) = line.split_once(',')?;
-    Some((parse_int(x)?, parse_int(y)?))
-}
-
-fn parse_int(s: &str) -> Option<i64> {
-    let digits = s.strip_prefix('-').unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
+pub use crate::driver::parse_move;
 
 /// Parses a square written by a manager, which may contain spaces (`7, 7`), and
 /// optionally a third field (`x,y,field` in BOARD).

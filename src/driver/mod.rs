@@ -55,6 +55,22 @@ pub fn split_command(cmd: &str) -> Vec<String> {
     words
 }
 
+/// Parses a brain's move reply strictly: `int,int`, digits only, no spaces, as c-gomoku-cli
+/// demands. A leading `-` is accepted so that off-board replies are reported as such.
+pub fn parse_move(line: &str) -> Option<(i64, i64)> {
+    let (x, y) = line.split_once(',')?;
+    Some((parse_int(x)?, parse_int(y)?))
+}
+
+/// An optional minus sign and digits, nothing else (Rust's `parse` would also take `+`).
+pub fn parse_int(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
 impl Brain {
     /// Starts `cmd` (split like a shell command line) with piped stdin/stdout.
     /// stderr goes to `stderr` if given, else is discarded.

@@ -202,6 +202,12 @@ impl Session {
         Ok(())
     }
 
+    /// Width and height of the current game's board, or the "no game" error.
+    fn board_size(&self) -> Result<(usize, usize), String> {
+        let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
+        Ok((board.width(), board.height()))
+    }
+
     /// BOARD / YXBOARD: replace the position, or keep the old one if any line is bad.
     fn set_position(
         &mut self,
@@ -211,10 +217,7 @@ impl Session {
         ctx: &Context,
         emit: Emit,
     ) -> Result<(), String> {
-        let (width, height) = {
-            let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
-            (board.width(), board.height())
-        };
+        let (width, height) = self.board_size()?;
         if let Some(first) = errors.first() {
             return Err(format!("BOARD: {first}; position unchanged"));
         }
@@ -326,10 +329,7 @@ impl Session {
         ctx: &Context,
         emit: Emit,
     ) -> Result<(), String> {
-        let (width, height) = {
-            let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
-            (board.width(), board.height())
-        };
+        let (width, height) = self.board_size()?;
         if let Some(first) = errors.first() {
             return Err(format!("SWAP2BOARD: {first}"));
         }

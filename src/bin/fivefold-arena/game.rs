@@ -3,6 +3,7 @@
 use crate::openings::Opening;
 use crate::player::{Forfeit, Limits, Player, ReadError};
 use crate::stats::{EngineStats, Outcome};
+use fivefold::driver::parse_move;
 use fivefold::game::{Board, Color, Foul, Move, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -342,7 +343,7 @@ pub fn move_request(board: &Board, asked_before: bool, has_opening: bool) -> Vec
 /// Parses a reply that must be exactly `x,y` (integers, no spaces) and checks it is an
 /// empty square on the board. The error says what was wrong.
 pub fn check_move(board: &Board, line: &str) -> Result<Move, String> {
-    let (x, y) = parse_coords(line).ok_or_else(|| format!("`{line}` is not x,y"))?;
+    let (x, y) = parse_move(line).ok_or_else(|| format!("`{line}` is not x,y"))?;
     if !board.on_board(x, y) {
         return Err(format!("{x},{y} is off the board"));
     }
@@ -351,20 +352,6 @@ pub fn check_move(board: &Board, line: &str) -> Result<Move, String> {
         return Err(format!("{x},{y} is occupied"));
     }
     Ok(m)
-}
-
-fn parse_coords(line: &str) -> Option<(i64, i64)> {
-    let (x, y) = line.split_once(',')?;
-    Some((parse_int(x)?, parse_int(y)?))
-}
-
-/// An optional minus sign and digits, nothing else (Rust's `parse` would also take `+`).
-fn parse_int(s: &str) -> Option<i64> {
-    let digits = s.strip_prefix('-').unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
 }
 
 /// Renju: a forbidden move by Black (overline, double four, double three) loses, as in
