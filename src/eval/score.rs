@@ -45,6 +45,9 @@ const PATTERN_VALUE: [i16; PATTERN_COUNT] = [0, 0, 1, 3, 6, 14, 18, 48, 40, 160,
 const THREAT_BONUS: [i16; THREAT_COUNT] = [0, 0, 0, 16, 120, 0, 24, 220, 300, 600];
 /// The side to move can use its shapes first.
 const TEMPO: i32 = 24;
+/// See `Evaluator::initiative`.
+const INITIATIVE_WIN: i32 = 600;
+const INITIATIVE_THREAT: i32 = 150;
 
 #[derive(Clone, Copy)]
 struct CellInfo {
@@ -160,7 +163,23 @@ impl Evaluator {
     /// Static score from the side to move's point of view.
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
-        self.sum[side.idx()] - self.sum[side.opp().idx()] + TEMPO
+        self.sum[side.idx()] - self.sum[side.opp().idx()] + TEMPO + self.initiative(side)
+    }
+
+    /// Who holds the initiative: a double three or four-three we can play while the
+    /// opponent has no four to interpose is nearly always a win; the opponent holding one
+    /// while we have no four forces our next move.
+    fn initiative(&self, side: Color) -> i32 {
+        let them = side.opp();
+        let winning_shapes =
+            |c: Color| self.count(c, Threat::FourThree) + self.count(c, Threat::DoubleThree);
+        if self.count_at_least(them, Threat::Four) == 0 && winning_shapes(side) > 0 {
+            INITIATIVE_WIN
+        } else if self.count_at_least(side, Threat::Four) == 0 && winning_shapes(them) > 0 {
+            -INITIATIVE_THREAT
+        } else {
+            0
+        }
     }
 
     #[inline]
