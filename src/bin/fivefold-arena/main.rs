@@ -338,9 +338,13 @@ fn print_summary(setup: &MatchSetup, s: &Summary) {
             t.games(),
             t.pair_count()
         ),
-        Some(e) => println!(
-            "Elo difference: {} (one-sided result: no finite estimate or error bar)",
+        Some(e) if e.elo.is_finite() => println!(
+            "Elo difference: {:.1} (no finite error bar: too few or too uniform results)",
             e.elo
+        ),
+        Some(e) => println!(
+            "Elo difference: {}inf (one-sided result: no finite estimate)",
+            if e.elo > 0.0 { "+" } else { "-" }
         ),
         None => {}
     }
