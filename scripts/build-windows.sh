@@ -6,7 +6,9 @@
 #
 # Output (under $WIN_TARGET_DIR, default target/windows):
 #   dist/pbrain-fivefold.exe     baseline x86-64: runs on any 64-bit Windows 7+ CPU
-#   dist/pbrain-fivefold64.exe   x86-64-v3 (AVX2, BMI2, POPCNT...): for Gomocup (AVX2 guaranteed)
+#   dist/pbrain-fivefold64.exe   x86-64-v3 (AVX2, BMI2, POPCNT...): for Gomocup (AVX2 guaranteed);
+#                                on an older CPU it runs pbrain-fivefold.exe instead of crashing
+#                                (windows/cpu_guard.c, linked into this exe only)
 #   dist/fivefold.zip            both exes at the zip root plus readme.txt
 #
 # How (see shared/windows-build.md): Debian's rustc-web (called by full path, so rustup's Linux
@@ -83,6 +85,20 @@ export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 export CARGO_PROFILE_RELEASE_DEBUG=false
 export CARGO_PROFILE_RELEASE_STRIP=true
 
+# The v3 exe's guard: plain x86-64 C, run by the C runtime before any Rust code (see the file).
+build_cpu_guard() {
+    # Named by content: the path goes into RUSTFLAGS, so a changed guard relinks the exe (cargo
+    # does not watch files passed as link arguments).
+    local obj
+    obj=$WIN_TARGET_DIR/cpu_guard-$(sha256sum "$REPO/windows/cpu_guard.c" | cut -c1-12).o
+    x86_64-w64-mingw32-gcc -O2 -march=x86-64 -mtune=generic -Wall -Wextra -Werror \
+        -c "$REPO/windows/cpu_guard.c" -o "$obj"
+    local n_avx
+    n_avx=$(x86_64-w64-mingw32-objdump -d --no-show-raw-insn "$obj" | grep -cE '%ymm|\sv[a-z0-9]+\s' || true)
+    ((n_avx == 0)) || die "cpu_guard.o has $n_avx AVX instructions; it must run on any x86-64"
+    echo "$obj"
+}
+
 build_flavour() { # name rustflags out_name
     local name=$1 flags=$2 out=$3
     local dir=$WIN_TARGET_DIR/$name
@@ -123,7 +139,13 @@ T_ALL=$SECONDS
 for fl in $WIN_FLAVOURS; do
     case $fl in
     base) build_flavour base "-C target-cpu=x86-64" "$BIN.exe" ;;
-    v3) build_flavour v3 "-C target-cpu=x86-64-v3" "${BIN}64.exe" ;;
+    v3)
+        guard=$(build_cpu_guard)
+        build_flavour v3 "-C target-cpu=x86-64-v3 -C link-arg=$guard -C link-arg=-lkernel32" "${BIN}64.exe"
+        # The guard is kept by the linker script (KEEP .CRT$XC*); make sure it is really in.
+        strings -el "$DIST/${BIN}64.exe" | grep -qx FIVEFOLD_CPU ||
+            die "${BIN}64.exe has no CPU guard (windows/cpu_guard.c not linked)"
+        ;;
     *) die "unknown flavour '$fl' (use base, v3)" ;;
     esac
 done

@@ -157,6 +157,40 @@ for exe in "${EXES[@]}"; do
     stop_brain S
 done
 
+# ---------------------------------------------------------------- 2b. CPU guard
+# pbrain-fivefold64.exe is x86-64-v3 code; windows/cpu_guard.c makes it run pbrain-fivefold.exe
+# on a CPU without AVX2. FIVEFOLD_CPU=baseline takes that path on any CPU.
+start_brain S env FIVEFOLD_CPU=baseline wine "$DIST/${BIN}64.exe"
+send S "START $BOARD"
+send S "BEGIN"
+if read_reply S 10000 && [[ ${REPLY_LINE^^} == OK* ]] && read_reply S 5000 &&
+    [[ $REPLY_LINE =~ ^[0-9]+,[0-9]+$ ]]; then
+    # Killing the exe the manager started must not leave the baseline child running. (No
+    # stop_brain after this: writing END into the dead pipe would SIGPIPE this script.)
+    kill -9 "${BRAIN_PID[S]}" 2>/dev/null || true
+    wait "${BRAIN_PID[S]}" 2>/dev/null || true
+    exec {BRAIN_IN[S]}>&- {BRAIN_OUT[S]}<&-
+    sleep 2
+    if pgrep -f "dist.${BIN}\.exe" >/dev/null; then
+        fail "CPU guard: ${BIN}.exe still runs after its parent ${BIN}64.exe was killed"
+        pkill -9 -f "dist.${BIN}\.exe" || true
+    else
+        pass "CPU guard: FIVEFOLD_CPU=baseline -> ${BIN}.exe answers (OK, $REPLY_LINE) and dies with its parent"
+    fi
+else
+    fail "CPU guard: FIVEFOLD_CPU=baseline got '${REPLY_LINE}'"
+    stop_brain S
+fi
+lone=$(mktemp -d)
+cp "$DIST/${BIN}64.exe" "$lone/"
+first=$(printf 'START 15\r\n' | FIVEFOLD_CPU=baseline timeout 30 wine "$lone/${BIN}64.exe" 2>/dev/null | head -n1 || true)
+rm -rf "$lone"
+if [[ $first == ERROR* ]]; then
+    pass "CPU guard without ${BIN}.exe beside it: '$first'"
+else
+    fail "CPU guard without ${BIN}.exe beside it: expected an ERROR line, got '$first'"
+fi
+
 # ---------------------------------------------------------------- 3. scripted games
 if [[ -n ${LINUX_BRAIN:-} ]]; then
     LINUX_CMD=("$LINUX_BRAIN")
@@ -269,17 +303,23 @@ fi
 
 # ---------------------------------------------------------------- 4. conformance suite
 WINE_BRAIN="wine $DIST/${BIN}64.exe"
-if [[ -x scripts/protocol-check.sh ]]; then
-    log "protocol conformance suite against: $WINE_BRAIN"
-    out=$WIN_TARGET_DIR/protocol-check.log
+run_suite() { # label brain-command
+    local label=$1 brain=$2 out t0
+    log "protocol conformance suite ($label) against: $brain"
+    out=$WIN_TARGET_DIR/protocol-check-${label// /-}.log
     t0=$SECONDS
-    if scripts/protocol-check.sh "$WINE_BRAIN" >"$out" 2>&1; then
+    if scripts/protocol-check.sh "$brain" >"$out" 2>&1; then
         grep -E '^(OPTFAIL|FAIL)' "$out" || true
-        pass "protocol conformance suite under wine ($((SECONDS - t0)) s): $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)"
+        pass "protocol conformance suite, $label ($((SECONDS - t0)) s): $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)"
     else
         tail -n 40 "$out"
-        fail "protocol conformance suite under wine: $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1) (log: $out)"
+        fail "protocol conformance suite, $label: $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1) (log: $out)"
     fi
+}
+if [[ -x scripts/protocol-check.sh ]]; then
+    run_suite "under wine" "$WINE_BRAIN"
+    # The same exe on the path a CPU without AVX2 takes: its guard hands over to the baseline exe.
+    run_suite "CPU guard relay" "env FIVEFOLD_CPU=baseline $WINE_BRAIN"
 else
     log "scripts/protocol-check.sh not in this checkout: conformance suite skipped"
 fi
