@@ -191,6 +191,28 @@ else
     fail "CPU guard without ${BIN}.exe beside it: expected an ERROR line, got '$first'"
 fi
 
+# ---------------------------------------------------------------- 2c. CPU detection
+# The guard's CPUID/XGETBV test, built for Linux, on CPUs emulated by qemu-user (when installed;
+# .ci/run installs it): x86-64-v3 must be refused on AVX-but-no-AVX2 CPUs and accepted from Haswell.
+if command -v qemu-x86_64 >/dev/null && command -v gcc >/dev/null; then
+    cpu_dir=$(mktemp -d)
+    awk '/^static int cpu_is_x86_64_v3/,/^}/' windows/cpu_guard.c >"$cpu_dir/fn.c"
+    printf '#include <cpuid.h>\n#include <stdio.h>\n#include "fn.c"\nint main(void) { printf("%%d\\n", cpu_is_x86_64_v3()); return 0; }\n' >"$cpu_dir/main.c"
+    gcc -O2 -march=x86-64 -static -o "$cpu_dir/cpu_v3" "$cpu_dir/main.c"
+    got=
+    for cpu in Nehalem SandyBridge IvyBridge Haswell Skylake-Client EPYC; do
+        got+="$cpu=$(qemu-x86_64 -cpu "$cpu" "$cpu_dir/cpu_v3" 2>/dev/null) "
+    done
+    rm -rf "$cpu_dir"
+    if [[ $got == "Nehalem=0 SandyBridge=0 IvyBridge=0 Haswell=1 Skylake-Client=1 EPYC=1 " ]]; then
+        pass "CPU guard detection under qemu: $got"
+    else
+        fail "CPU guard detection under qemu: $got"
+    fi
+else
+    log "qemu-x86_64 not installed: CPU detection check skipped"
+fi
+
 # ---------------------------------------------------------------- 3. scripted games
 if [[ -n ${LINUX_BRAIN:-} ]]; then
     LINUX_CMD=("$LINUX_BRAIN")
