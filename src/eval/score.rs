@@ -49,7 +49,7 @@ const TEMPO: i32 = 24;
 const INITIATIVE_WIN: i32 = 600;
 const INITIATIVE_THREAT: i32 = 150;
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CellInfo {
     pat: [[Pattern; 4]; 2],
     threat: [Threat; 2],
@@ -62,6 +62,27 @@ const EMPTY_INFO: CellInfo = CellInfo {
     value: [0; 2],
 };
 
+/// A square's info as it was before a stone changed it.
+#[derive(Clone, Copy)]
+struct Saved {
+    idx: u16,
+    info: CellInfo,
+}
+
+/// What one `after_place` changed: the journal from `journal_len` on, and the totals.
+#[derive(Clone, Copy)]
+struct Frame {
+    journal_len: u32,
+    sum: [i32; 2],
+    counts: [[u16; THREAT_COUNT]; 2],
+}
+
+/// Journal entries one stone can write: its own square and forty line neighbours, two
+/// colours each.
+const SAVED_PER_MOVE: usize = 2 + 40 * 2;
+/// Plies the journal holds without growing (it grows if a line runs deeper).
+const JOURNAL_PLIES: usize = 128;
+
 #[derive(Clone)]
 pub struct Evaluator {
     table: &'static PatternTable,
@@ -71,6 +92,11 @@ pub struct Evaluator {
     sum: [i32; 2],
     /// Number of empty squares holding each threat, per colour.
     counts: [[u16; THREAT_COUNT]; 2],
+    /// Undo by restoring what `after_place` overwrote: recomputing the forty squares on
+    /// undo would cost as much again as the move itself.
+    journal: Vec<Saved>,
+    frames: Vec<Frame>,
+    recording: bool,
 }
 
 impl Evaluator {
@@ -81,6 +107,9 @@ impl Evaluator {
             cells: vec![EMPTY_INFO; CELLS],
             sum: [0; 2],
             counts: [[0; THREAT_COUNT]; 2],
+            journal: Vec::with_capacity(SAVED_PER_MOVE * JOURNAL_PLIES),
+            frames: Vec::with_capacity(JOURNAL_PLIES),
+            recording: false,
         };
         for m in board.empty_squares() {
             e.counts[0][Threat::None as usize] += 1;
@@ -93,16 +122,32 @@ impl Evaluator {
     /// Call after `board` got a stone at `m`.
     #[inline]
     pub fn after_place(&mut self, board: &Board, m: Move) {
+        self.frames.push(Frame {
+            journal_len: self.journal.len() as u32,
+            sum: self.sum,
+            counts: self.counts,
+        });
+        self.recording = true;
         for c in [Color::Black, Color::White] {
             self.set(c, m, EMPTY_INFO.pat[0], Threat::None, 0);
             self.counts[c.idx()][Threat::None as usize] -= 1;
         }
         self.refresh_lines(board, m);
+        self.recording = false;
     }
 
-    /// Call after the stone at `m` was taken off `board`.
+    /// Call after the stone at `m` was taken off `board`. Undoing the last `after_place`
+    /// restores the journal; a stone placed before this evaluator existed is recomputed.
     #[inline]
     pub fn after_remove(&mut self, board: &Board, m: Move) {
+        if let Some(frame) = self.frames.pop() {
+            for saved in self.journal.drain(frame.journal_len as usize..).rev() {
+                self.cells[saved.idx as usize] = saved.info;
+            }
+            self.sum = frame.sum;
+            self.counts = frame.counts;
+            return;
+        }
         self.counts[0][Threat::None as usize] += 1;
         self.counts[1][Threat::None as usize] += 1;
         self.refresh(board, m);
@@ -152,6 +197,12 @@ impl Evaluator {
     fn set(&mut self, c: Color, m: Move, pats: [Pattern; 4], threat: Threat, value: i16) {
         let ci = c.idx();
         let cell = &mut self.cells[m.idx()];
+        if self.recording {
+            self.journal.push(Saved {
+                idx: m.idx() as u16,
+                info: *cell,
+            });
+        }
         self.counts[ci][cell.threat[ci] as usize] -= 1;
         self.counts[ci][threat as usize] += 1;
         self.sum[ci] += (value - cell.value[ci]) as i32;
@@ -278,20 +329,36 @@ mod tests {
             (4, 4),
             (0, 14),
         ];
-        for &(x, y) in &moves {
+        let same = |e: &Evaluator, b: &Board| {
+            let fresh = Evaluator::new(b);
+            assert_eq!(e.sum, fresh.sum);
+            assert_eq!(e.counts, fresh.counts);
+            for m in b.empty_squares() {
+                assert_eq!(e.cells[m.idx()], fresh.cells[m.idx()], "{m:?}");
+            }
+        };
+        for &(x, y) in &moves[..4] {
             let m = Move::from_xy(x, y);
             b.make(m);
             e.after_place(&b, m);
-            let fresh = Evaluator::new(&b);
-            assert_eq!(e.sum, fresh.sum);
-            assert_eq!(e.counts, fresh.counts);
+            same(&e, &b);
+        }
+        // A second evaluator made mid-game recomputes when undoing stones older than itself.
+        let mut late = Evaluator::new(&b);
+        for &(x, y) in &moves[4..] {
+            let m = Move::from_xy(x, y);
+            b.make(m);
+            e.after_place(&b, m);
+            late.after_place(&b, m);
+            same(&e, &b);
         }
         while let Some(m) = b.undo() {
             e.after_remove(&b, m);
+            late.after_remove(&b, m);
+            same(&e, &b);
+            same(&late, &b);
         }
-        let fresh = Evaluator::new(&b);
-        assert_eq!(e.sum, fresh.sum);
-        assert_eq!(e.counts, fresh.counts);
+        assert!(e.journal.is_empty() && e.frames.is_empty());
     }
 
     #[test]

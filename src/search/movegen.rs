@@ -8,12 +8,16 @@
 use super::position::Position;
 use crate::eval::{Pattern, Threat};
 use crate::game::{Color, Move, MAX_SIZE};
+use std::mem::MaybeUninit;
 
 pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
+/// Moves with their ordering scores. The arrays are left uninitialised: a node builds one
+/// on the stack, and zeroing 6 KB there cost more than generating the moves.
+/// Invariant: entries `..len` are initialised.
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    scores: [i32; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    scores: [MaybeUninit<i32>; MAX_MOVES],
     len: usize,
 }
 
@@ -30,8 +34,8 @@ pub enum Mode {
 impl MoveList {
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            scores: [0; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
@@ -45,46 +49,56 @@ impl MoveList {
     }
     #[inline]
     pub fn get(&self, i: usize) -> Move {
-        self.moves[i]
+        self.moves()[i]
     }
     #[inline]
     pub fn score(&self, i: usize) -> i32 {
-        self.scores[i]
+        self.scores()[i]
+    }
+    #[inline]
+    fn moves(&self) -> &[Move] {
+        // SAFETY: entries below `len` are initialised (every write goes through `push`).
+        unsafe { &*(&self.moves[..self.len] as *const [MaybeUninit<Move>] as *const [Move]) }
+    }
+    #[inline]
+    fn scores(&self) -> &[i32] {
+        // SAFETY: as in `moves`.
+        unsafe { &*(&self.scores[..self.len] as *const [MaybeUninit<i32>] as *const [i32]) }
     }
     #[inline]
     fn push(&mut self, m: Move, score: i32) {
-        self.moves[self.len] = m;
-        self.scores[self.len] = score;
+        self.moves[self.len] = MaybeUninit::new(m);
+        self.scores[self.len] = MaybeUninit::new(score);
         self.len += 1;
     }
     /// Moves `m` to the front with the top score, if present.
     pub fn promote(&mut self, m: Move, score: i32) {
-        if let Some(i) = self.moves[..self.len].iter().position(|&x| x == m) {
-            self.scores[i] = score;
+        if let Some(i) = self.moves().iter().position(|&x| x == m) {
+            self.scores[i] = MaybeUninit::new(score);
         }
     }
     /// Replaces the list by `scored`, best first (stable, so ties keep the old order).
     pub fn reorder(&mut self, scored: &mut [(i32, Move)]) {
         scored.sort_by_key(|&(s, _)| -s);
-        self.len = scored.len();
-        for (i, &(s, m)) in scored.iter().enumerate() {
-            self.moves[i] = m;
-            self.scores[i] = s;
+        self.len = 0;
+        for &(s, m) in scored.iter() {
+            self.push(m, s);
         }
     }
 
     /// Selection sort step: brings the best remaining move to index `i`.
     #[inline]
     pub fn pick(&mut self, i: usize) -> Move {
+        let scores = self.scores();
         let mut best = i;
         for j in i + 1..self.len {
-            if self.scores[j] > self.scores[best] {
+            if scores[j] > scores[best] {
                 best = j;
             }
         }
         self.moves.swap(i, best);
         self.scores.swap(i, best);
-        self.moves[i]
+        self.get(i)
     }
 }
 
