@@ -4,6 +4,7 @@
 
 use super::pattern::{Pattern, PatternTable, PATTERN_COUNT};
 use crate::game::{Board, Cell, Color, Move, Rule, CELLS, DIRS};
+use std::sync::OnceLock;
 
 /// What one move on a square makes for a colour, over all four lines. Ordered by force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -83,10 +84,44 @@ const SAVED_PER_MOVE: usize = 2 + 40 * 2;
 /// Plies the journal holds without growing (it grows if a line runs deeper).
 const JOURNAL_PLIES: usize = 128;
 
+/// A square's threat and value for one colour, given its four line patterns.
+#[derive(Clone, Copy)]
+struct Combined {
+    threat: Threat,
+    value: i16,
+}
+
+const COMBINATIONS: usize = PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT;
+
+/// `combine` and the value sum for every four patterns, looked up on each pattern change
+/// instead of recounted. Two tables: Black under renju (forbidden points) and everyone else.
+fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
+    static TABLES: [OnceLock<Vec<Combined>>; 2] = [const { OnceLock::new() }; 2];
+    let renju_black = rule == Rule::Renju && c == Color::Black;
+    TABLES[renju_black as usize].get_or_init(|| {
+        (0..COMBINATIONS)
+            .map(|i| {
+                let pats = [3, 2, 1, 0]
+                    .map(|k| Pattern::from_u8((i / PATTERN_COUNT.pow(k) % PATTERN_COUNT) as u8));
+                let threat = combine(pats, rule, c);
+                let value = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i16>()
+                    + THREAT_BONUS[threat as usize];
+                Combined { threat, value }
+            })
+            .collect()
+    })
+}
+
+#[inline]
+fn combination_index(pats: [Pattern; 4]) -> usize {
+    pats.iter().fold(0, |i, &p| i * PATTERN_COUNT + p as usize)
+}
+
 #[derive(Clone)]
 pub struct Evaluator {
     table: &'static PatternTable,
-    rule: Rule,
+    /// Per colour.
+    combined: [&'static [Combined]; 2],
     cells: Vec<CellInfo>,
     /// Sum of `value` over empty squares, per colour.
     sum: [i32; 2],
@@ -103,7 +138,7 @@ impl Evaluator {
     pub fn new(board: &Board) -> Evaluator {
         let mut e = Evaluator {
             table: PatternTable::for_rule(board.rule()),
-            rule: board.rule(),
+            combined: [Color::Black, Color::White].map(|c| combined_table(board.rule(), c)),
             cells: vec![EMPTY_INFO; CELLS],
             sum: [0; 2],
             counts: [[0; THREAT_COUNT]; 2],
@@ -187,9 +222,7 @@ impl Evaluator {
 
     #[inline]
     fn apply(&mut self, c: Color, m: Move, pats: [Pattern; 4]) {
-        let threat = combine(pats, self.rule, c);
-        let value = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i16>()
-            + THREAT_BONUS[threat as usize];
+        let Combined { threat, value } = self.combined[c.idx()][combination_index(pats)];
         self.set(c, m, pats, threat, value);
     }
 
@@ -359,6 +392,41 @@ mod tests {
             same(&late, &b);
         }
         assert!(e.journal.is_empty() && e.frames.is_empty());
+    }
+
+    #[test]
+    fn combined_table_agrees_with_combine_for_every_order_of_lines() {
+        use Pattern::*;
+        let cases = [
+            [F3, B4, Dead, F2],
+            [B4, Dead, F2, F3],
+            [F5, B1, B1, B1],
+            [B1, B1, B1, F5],
+            [F3, F3, Dead, Dead],
+            [Overline, B4, B4, Dead],
+            [Dead, B3, F1, F4],
+        ];
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            for c in [Color::Black, Color::White] {
+                let table = combined_table(rule, c);
+                for pats in cases {
+                    let want = combine(pats, rule, c);
+                    let value = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i16>()
+                        + THREAT_BONUS[want as usize];
+                    let got = table[combination_index(pats)];
+                    assert_eq!(
+                        (got.threat, got.value),
+                        (want, value),
+                        "{pats:?} {rule:?} {c:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            combined_table(Rule::Renju, Color::Black)[combination_index([F3, F3, Dead, Dead])]
+                .threat,
+            Threat::Forbidden
+        );
     }
 
     #[test]
