@@ -22,10 +22,22 @@ pub struct Board {
     /// Stones within two squares (Chebyshev) of each cell, for candidate generation.
     near: Vec<u8>,
     history: Vec<Move>,
+    /// After each stone of `history`: the rectangle of squares within two of some stone,
+    /// so that candidate generation scans only that.
+    reach: Vec<Reach>,
     side: Color,
     hash: u64,
     stones: usize,
     empties_on_board: usize,
+}
+
+/// Inclusive column and row bounds of the squares near stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub x0: u8,
+    pub y0: u8,
+    pub x1: u8,
+    pub y1: u8,
 }
 
 /// Slot of the neighbour at `offset` (-5..=5, not 0) inside a line key.
@@ -45,6 +57,7 @@ impl Board {
             keys: vec![0; CELLS * 4],
             near: vec![0; CELLS],
             history: Vec::with_capacity(CELLS),
+            reach: Vec::with_capacity(CELLS),
             side: Color::Black,
             hash: 0,
             stones: 0,
@@ -195,6 +208,7 @@ impl Board {
         self.cells[m.idx()] = cell;
         self.flip_keys(m, cell as u32);
         self.bump_near(m, 1);
+        self.extend_reach(m);
         self.hash ^= stone_key(m, cell);
         self.stones += 1;
         self.empties_on_board -= 1;
@@ -206,9 +220,38 @@ impl Board {
         self.cells[m.idx()] = Cell::Empty;
         self.flip_keys(m, cell as u32);
         self.bump_near(m, -1);
+        self.reach.pop();
         self.hash ^= stone_key(m, cell);
         self.stones -= 1;
         self.empties_on_board += 1;
+    }
+
+    #[inline]
+    fn extend_reach(&mut self, m: Move) {
+        let (x, y) = (m.x(), m.y());
+        let near = Reach {
+            x0: x.saturating_sub(2) as u8,
+            y0: y.saturating_sub(2) as u8,
+            x1: (x + 2).min(self.width - 1) as u8,
+            y1: (y + 2).min(self.height - 1) as u8,
+        };
+        let r = match self.reach.last() {
+            Some(r) => Reach {
+                x0: r.x0.min(near.x0),
+                y0: r.y0.min(near.y0),
+                x1: r.x1.max(near.x1),
+                y1: r.y1.max(near.y1),
+            },
+            None => near,
+        };
+        self.reach.push(r);
+    }
+
+    /// Columns and rows that hold every square within two squares of a stone (none on an
+    /// empty board).
+    #[inline]
+    pub fn reach(&self) -> Option<Reach> {
+        self.reach.last().copied()
     }
 
     #[inline]
@@ -300,6 +343,49 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+
+    /// The smallest rectangle holding every square with `near > 0`, by scanning.
+    fn scanned_reach(b: &Board) -> Option<Reach> {
+        let near: Vec<(usize, usize)> = (0..b.height())
+            .flat_map(|y| (0..b.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| b.near(Move::from_xy(x, y)) > 0)
+            .collect();
+        let xs = near.iter().map(|p| p.0 as u8);
+        let ys = near.iter().map(|p| p.1 as u8);
+        Some(Reach {
+            x0: xs.clone().min()?,
+            y0: ys.clone().min()?,
+            x1: xs.max()?,
+            y1: ys.max()?,
+        })
+    }
+
+    #[test]
+    fn reach_bounds_the_squares_near_stones_through_make_and_undo() {
+        let mut b = Board::new(17, 12, Rule::Freestyle);
+        assert_eq!(b.reach(), None);
+        let moves = [(8, 6), (0, 0), (16, 11), (9, 1), (1, 10)];
+        let mut seen = vec![b.reach()];
+        for (x, y) in moves {
+            b.make(Move::from_xy(x, y));
+            assert_eq!(b.reach(), scanned_reach(&b), "after {x},{y}");
+            seen.push(b.reach());
+        }
+        assert_eq!(
+            b.reach(),
+            Some(Reach {
+                x0: 0,
+                y0: 0,
+                x1: 16,
+                y1: 11
+            })
+        );
+        while b.undo().is_some() {
+            seen.pop();
+            assert_eq!(b.reach(), *seen.last().unwrap());
+            assert_eq!(b.reach(), scanned_reach(&b));
+        }
+    }
     use super::*;
 
     fn play(b: &mut Board, moves: &[(usize, usize)]) {

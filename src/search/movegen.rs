@@ -126,8 +126,12 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
     let us = pos.side();
     let them = us.opp();
     list.len = 0;
-    let (w, h) = (pos.board.width(), pos.board.height());
-    for m in (0..h).flat_map(|y| (0..w).map(move |x| Move::from_xy(x, y))) {
+    // Only squares near a stone are candidates, and they all lie inside the reach.
+    let Some(r) = pos.board.reach() else {
+        return;
+    };
+    let (xs, ys) = (r.x0 as usize..=r.x1 as usize, r.y0 as usize..=r.y1 as usize);
+    for m in ys.flat_map(|y| xs.clone().map(move |x| Move::from_xy(x, y))) {
         if pos.board.near(m) == 0 || !pos.is_legal_for(us, m) {
             continue;
         }
