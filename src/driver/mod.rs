@@ -88,9 +88,11 @@ impl Brain {
             Some(f) => Stdio::from(f),
             None => Stdio::null(),
         });
+        own_process_group(&mut command);
         let mut child = command
             .spawn()
             .with_context(|| format!("cannot start `{cmd}`"))?;
+        live_brains().push(child.id());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().context("no stdout pipe")?;
         let (tx, rx) = mpsc::channel();
@@ -171,18 +173,60 @@ impl Brain {
         }
     }
 
+    /// Kills the brain and everything it started (its process group, on Unix).
     pub fn kill(&mut self) {
+        kill_process_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        live_brains().retain(|&id| id != self.child.id());
     }
 }
 
+/// Process ids of brains started and not yet killed, for `kill_all_brains`.
+fn live_brains() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    static LIVE: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kills every brain still running and what it started: for a tool that exits at once
+/// (a second Ctrl-C), since brains in their own process groups do not get the terminal's
+/// signal.
+pub fn kill_all_brains() {
+    for id in live_brains().drain(..) {
+        kill_process_group(id);
+    }
+}
+
+/// The brain leads a new process group, so that `kill` reaches processes it started.
+#[cfg(unix)]
+fn own_process_group(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+}
+
+#[cfg(not(unix))]
+fn own_process_group(_command: &mut Command) {}
+
+#[cfg(unix)]
+fn kill_process_group(leader: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(leader) else {
+        return;
+    };
+    // SAFETY: kill(2) with a negative pid signals the process group we created in `spawn`;
+    // it has no memory-safety preconditions. An error (group already gone) is fine.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_process_group(_leader: u32) {}
+
 impl Drop for Brain {
+    /// Whatever the brain left behind goes too: a wrapper's children can outlive it.
     fn drop(&mut self) {
         self.stdin = None;
-        if !self.wait_exit(Duration::from_millis(0)) {
-            self.kill();
-        }
+        self.kill();
     }
 }
 
@@ -224,6 +268,31 @@ mod tests {
         );
         assert_eq!(split_command("  "), Vec::<String>::new());
         assert_eq!(split_command("a ''"), ["a", ""]);
+    }
+
+    /// Whether `pid` is still a live process (a zombie counts as gone).
+    #[cfg(target_os = "linux")]
+    fn alive(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rsplit(')').next().map(|r| r.trim_start().to_string()))
+            .is_some_and(|rest| !rest.starts_with('Z'))
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn dropping_a_brain_kills_what_it_started() {
+        let mut b = Brain::spawn("sh -c 'sleep 300 & echo $!; wait'", None).expect("sh runs");
+        let Some(Output::Line(grandchild)) = b.recv(Duration::from_secs(5)) else {
+            panic!("no pid from sh");
+        };
+        assert!(alive(&grandchild));
+        drop(b);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while alive(&grandchild) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!alive(&grandchild), "sleep {grandchild} survived its brain");
     }
 
     #[test]

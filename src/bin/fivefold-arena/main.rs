@@ -134,6 +134,7 @@ fn main() {
 fn install_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
+            fivefold::driver::kill_all_brains();
             std::process::exit(130);
         }
         eprintln!("\nfivefold-arena: stopping (Ctrl-C again to quit at once)");
