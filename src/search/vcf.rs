@@ -1,14 +1,34 @@
 //! Victory by continuous fours (VCF): the side to move wins if a chain of fours, each
 //! forcing a single block, ends in an open four, a double four or a five.
+//!
+//! The same search runs at the root (long chains, large budget) and at the leaves of the
+//! main search (short chains, a handful of nodes). It allocates nothing: four squares are
+//! found by scanning the board for each threat kind, stopping once the evaluator's count
+//! of that kind is reached, and a new five square is looked for on the lines of the move
+//! that made it.
 
-use super::movegen::MAX_MOVES;
 use super::position::Position;
 use super::Search;
 use crate::eval::Threat;
-use crate::game::Move;
+use crate::game::{Color, Move, Rule, DIRS};
 
 /// Length of the longest VCF we look for, in attacker moves.
 pub const MAX_VCF_DEPTH: u32 = 24;
+
+/// Length of the VCF a leaf of the main search looks for, in attacker moves.
+pub const LEAF_VCF_DEPTH: u32 = 3;
+/// VCF nodes one leaf may spend.
+pub const LEAF_VCF_NODES: u64 = 8;
+/// Four squares the side to move needs before a leaf looks for a VCF.
+pub const LEAF_VCF_MIN_FOURS: u32 = 3;
+
+/// Fours, strongest first: open fours and four-threes end the chain soonest.
+const FOUR_KINDS: [Threat; 4] = [
+    Threat::FlexFour,
+    Threat::FourThree,
+    Threat::FourPlus,
+    Threat::Four,
+];
 
 impl Search<'_> {
     /// Whether the side to move has a VCF within `depth` attacker moves. On success the
@@ -22,43 +42,52 @@ impl Search<'_> {
         if depth == 0 || self.vcf_budget_spent() {
             return None;
         }
-        let mut fours = [Move::NONE; MAX_MOVES];
-        let mut n = 0;
+        // A simple four leaves one five square, which the block takes: with one attacker
+        // move left only a double or open four can still win (in renju a four also wins
+        // when the block is forbidden to Black, so White keeps every four).
+        let block_forbidden = pos.board.rule() == Rule::Renju && us == Color::White;
+        let kinds = if depth == 1 && !block_forbidden {
+            &FOUR_KINDS[..1]
+        } else {
+            &FOUR_KINDS[..]
+        };
         match pos.eval.count(them, Threat::Five) {
             0 => {
-                // Strongest fours first: open fours and four-threes end the chain soonest.
-                for t in [
-                    Threat::FlexFour,
-                    Threat::FourThree,
-                    Threat::FourPlus,
-                    Threat::Four,
-                ] {
-                    if pos.eval.count(us, t) == 0 {
+                let (w, h) = (pos.board.width(), pos.board.height());
+                for &t in kinds {
+                    let mut left = pos.eval.count(us, t);
+                    if left == 0 {
                         continue;
                     }
-                    for m in pos.board.empty_squares() {
-                        if pos.threat(us, m) == t {
-                            fours[n] = m;
-                            n += 1;
+                    // Each try undoes its moves, so the scan sees the same board throughout.
+                    'scan: for y in 0..h {
+                        for x in 0..w {
+                            let m = Move::from_xy(x, y);
+                            if pos.threat(us, m) != t {
+                                continue;
+                            }
+                            if self.vcf_try(pos, m, depth) {
+                                return Some(m);
+                            }
+                            left -= 1;
+                            if left == 0 {
+                                break 'scan;
+                            }
                         }
                     }
                 }
+                None
             }
             1 => {
                 // We must block their five; that continues the chain only if it is a four.
-                let block = pos.find_threat(them, Threat::Five)?;
-                if !pos.is_legal_for(us, block) || !pos.threat(us, block).is_four() {
+                let block = five_square(pos, them)?;
+                if !pos.is_legal_for(us, block) || !kinds.contains(&pos.threat(us, block)) {
                     return None;
                 }
-                fours[0] = block;
-                n = 1;
+                self.vcf_try(pos, block, depth).then_some(block)
             }
-            _ => return None,
+            _ => None,
         }
-        fours[..n]
-            .iter()
-            .copied()
-            .find(|&m| self.vcf_try(pos, m, depth))
     }
 
     /// Plays the four `m` and the forced block, then continues the chain.
@@ -72,7 +101,7 @@ impl Search<'_> {
         } else if pos.eval.count(us, Threat::Five) >= 2 {
             true // two five squares: one block cannot stop both
         } else {
-            match pos.find_threat(us, Threat::Five) {
+            match five_square(pos, us) {
                 None => false,
                 Some(block) if !pos.is_legal_for(them, block) => true,
                 Some(block) => {
@@ -91,4 +120,24 @@ impl Search<'_> {
         self.vcf_nodes_left = self.vcf_nodes_left.saturating_sub(1);
         self.vcf_nodes_left == 0 || self.should_stop()
     }
+}
+
+/// A square where `c` makes five, if any. A five square is almost always new, made by the
+/// last move, so the lines through it are looked at before the whole board.
+fn five_square(pos: &Position, c: Color) -> Option<Move> {
+    if pos.eval.count(c, Threat::Five) == 0 {
+        return None;
+    }
+    if let Some(last) = pos.board.last_move() {
+        for step in DIRS {
+            for off in (-4isize..=4).filter(|&o| o != 0) {
+                // The padding keeps every square within five of a stone inside the array.
+                let q = last.offset(off * step);
+                if pos.threat(c, q) == Threat::Five {
+                    return Some(q);
+                }
+            }
+        }
+    }
+    pos.find_threat(c, Threat::Five)
 }
