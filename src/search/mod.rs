@@ -188,7 +188,12 @@ impl<'a> Search<'a> {
             };
         }
         self.vcf_nodes_left = ROOT_VCF_NODES;
-        if let Some(m) = self.vcf(pos, vcf::MAX_VCF_DEPTH) {
+        // The VCF judges renju fouls by shape; a first move the exact check forbids is no
+        // win (the rest of the chain is re-checked move by move as the game goes on).
+        let vcf = self
+            .vcf(pos, vcf::MAX_VCF_DEPTH)
+            .filter(|&m| !pos.board.is_forbidden_for(us, m));
+        if let Some(m) = vcf {
             report(format!(
                 "vcf found, playing {},{} nodes {}",
                 m.x(),
@@ -214,6 +219,15 @@ impl<'a> Search<'a> {
             self.history_of(pos.side()),
             &mut root,
         );
+        // Root moves are few: drop the renju fouls the shape test lets through, so the search
+        // itself picks the best legal move.
+        if (0..root.len()).any(|i| pos.board.is_forbidden_for(pos.side(), root.get(i))) {
+            let mut legal: Vec<(i32, Move)> = (0..root.len())
+                .map(|i| (root.score(i), root.get(i)))
+                .filter(|&(_, m)| !pos.board.is_forbidden_for(pos.side(), m))
+                .collect();
+            root.reorder(&mut legal);
+        }
         let mut result = SearchResult {
             best: root_first(&mut root),
             score: 0,
@@ -405,6 +419,31 @@ mod tests {
         let m = best(&b, 4);
         assert_ne!(m, (5, 7));
         assert!(!b.is_forbidden(Move::from_xy(m.0, m.1)), "{m:?}");
+    }
+
+    #[test]
+    fn renju_search_skips_a_forbidden_vcf_move_and_names_the_move_it_plays() {
+        // As above: the shape test sees an open four at (5,7), the exact check a foul.
+        let black = [(2, 7), (4, 7), (6, 7), (8, 7)];
+        let white = [(0, 0), (14, 0), (0, 14), (14, 14)];
+        let b = board(15, Rule::Renju, &black, &white, Color::Black);
+        let mut s = Searcher::new(1 << 20);
+        let limits = Limits {
+            clock: Clock::new(Instant::now(), TimeBudget::unlimited()),
+            max_depth: Some(3),
+            max_nodes: None,
+        };
+        let mut messages = Vec::new();
+        let r = s.search(&b, &limits, &AtomicBool::new(false), &mut |m| {
+            messages.push(m)
+        });
+        assert!(!b.is_forbidden(r.best), "{:?}", r.best);
+        assert!(
+            messages.iter().all(|m| !m.contains("playing 5,7")),
+            "{messages:?}"
+        );
+        // The move came from the search (a depth was completed), not from the fallback.
+        assert!(r.depth >= 1, "{r:?} {messages:?}");
     }
 
     #[test]
