@@ -221,11 +221,11 @@ impl<'a> Search<'a> {
         );
         // Root moves are few: drop the renju fouls the shape test lets through, so the search
         // itself picks the best legal move.
-        if (0..root.len()).any(|i| pos.board.is_forbidden_for(pos.side(), root.get(i))) {
-            let mut legal: Vec<(i32, Move)> = (0..root.len())
-                .map(|i| (root.score(i), root.get(i)))
-                .filter(|&(_, m)| !pos.board.is_forbidden_for(pos.side(), m))
-                .collect();
+        let mut legal: Vec<(i32, Move)> = (0..root.len())
+            .map(|i| (root.score(i), root.get(i)))
+            .filter(|&(_, m)| !pos.board.is_forbidden_for(pos.side(), m))
+            .collect();
+        if legal.len() < root.len() {
             root.reorder(&mut legal);
         }
         let mut result = SearchResult {
