@@ -217,7 +217,8 @@ impl GameState {
             }
             let side = self.board.side_to_move();
             let lines = self.request(side, &rules.limits);
-            let (limit, tolerance) = self.limit(side, &rules.limits);
+            let turn_ms = players[side.idx()].spec.turn_ms(&rules.limits);
+            let (limit, tolerance) = self.limit(side, turn_ms, &rules.limits);
             let reply = players[side.idx()].ask_move(&lines, limit, tolerance, stop);
             self.asked[side.idx()] = true;
             let (line, took) = match reply {
@@ -283,11 +284,12 @@ impl GameState {
         }
     }
 
-    /// Time allowed for this move, and the tolerance on top of it.
-    fn limit(&self, side: Color, lim: &Limits) -> (Duration, Duration) {
+    /// Time allowed for this move under the side's own `turn_ms` (0 = none), and the
+    /// tolerance on top of it.
+    fn limit(&self, side: Color, turn_ms: u64, lim: &Limits) -> (Duration, Duration) {
         let mut ms = u64::MAX;
-        if lim.turn_ms > 0 {
-            ms = lim.turn_ms;
+        if turn_ms > 0 {
+            ms = turn_ms;
         }
         if lim.match_ms > 0 {
             ms = ms.min(self.time_left[side.idx()].max(0) as u64);
@@ -599,9 +601,19 @@ mod tests {
             max_moves: None,
         };
         let mut g = GameState::new(&spec, &rules);
-        assert_eq!(g.limit(Color::Black, &lim).0, Duration::from_millis(1000));
+        assert_eq!(
+            g.limit(Color::Black, 1000, &lim).0,
+            Duration::from_millis(1000)
+        );
+        assert_eq!(
+            g.limit(Color::Black, 100, &lim).0,
+            Duration::from_millis(100)
+        );
         g.time_left[0] = 300;
-        assert_eq!(g.limit(Color::Black, &lim).0, Duration::from_millis(300));
+        assert_eq!(
+            g.limit(Color::Black, 1000, &lim).0,
+            Duration::from_millis(300)
+        );
         assert_eq!(g.request(Color::Black, &lim)[0], "INFO time_left 300");
     }
 }

@@ -60,6 +60,12 @@ struct Cli {
     /// Time per move in ms (INFO timeout_turn); 0 = none
     #[arg(long, default_value_t = 5000)]
     turn_ms: u64,
+    /// Engine A's own time per move in ms, for time odds (default: --turn-ms)
+    #[arg(long)]
+    turn_ms_a: Option<u64>,
+    /// Engine B's own time per move in ms, for time odds (default: --turn-ms)
+    #[arg(long)]
+    turn_ms_b: Option<u64>,
     /// Time per game in ms (INFO timeout_match, time_left counts down); 0 = none
     #[arg(long, default_value_t = 0)]
     match_ms: u64,
@@ -158,7 +164,8 @@ fn build_setup(cli: &Cli) -> Result<MatchSetup> {
     if !Board::is_valid_size(cli.size, cli.size) {
         bail!("--size {} is not supported", cli.size);
     }
-    if cli.turn_ms == 0 && cli.match_ms == 0 {
+    let turns = [cli.turn_ms_a, cli.turn_ms_b].map(|t| t.unwrap_or(cli.turn_ms));
+    if turns.contains(&0) && cli.match_ms == 0 {
         bail!("set --turn-ms or --match-ms: every move needs a deadline");
     }
     let sprt = cli.sprt.as_deref().map(SprtParams::parse).transpose()?;
@@ -224,11 +231,13 @@ fn engine_specs(cli: &Cli) -> [EngineSpec; 2] {
             name: a,
             cmd: cli.engine_a.clone(),
             infos: cli.info_a.clone(),
+            turn_ms: cli.turn_ms_a,
         },
         EngineSpec {
             name: b,
             cmd: cli.engine_b.clone(),
             infos: cli.info_b.clone(),
+            turn_ms: cli.turn_ms_b,
         },
     ]
 }
@@ -286,6 +295,12 @@ fn preflight(setup: &MatchSetup) -> Result<()> {
 
 fn print_header(setup: &MatchSetup, cli: &Cli) {
     let lim = &setup.rules.limits;
+    let [ta, tb] = [0, 1].map(|i| setup.engines[i].turn_ms(lim));
+    let turn = if ta == tb {
+        format!("{ta}")
+    } else {
+        format!("{ta}/{tb}")
+    };
     println!(
         "{} vs {}: {} games, {}x{} rule {}, turn {} ms, match {} ms, tolerance {} ms, {} process{}",
         setup.engines[0].name,
@@ -294,7 +309,7 @@ fn print_header(setup: &MatchSetup, cli: &Cli) {
         lim.size,
         lim.size,
         lim.rule_bits,
-        lim.turn_ms,
+        turn,
         lim.match_ms,
         lim.tolerance_ms,
         if lim.reuse { "reused" } else { "fresh" },

@@ -13,6 +13,15 @@ pub struct EngineSpec {
     pub cmd: String,
     /// Extra `INFO` lines, without the `INFO ` prefix (e.g. `hash_size 65536`).
     pub infos: Vec<String>,
+    /// This engine's own per-move limit in ms (time odds), instead of `Limits::turn_ms`.
+    pub turn_ms: Option<u64>,
+}
+
+impl EngineSpec {
+    /// The per-move limit this engine plays under; 0 = none.
+    pub fn turn_ms(&self, lim: &Limits) -> u64 {
+        self.turn_ms.unwrap_or(lim.turn_ms)
+    }
 }
 
 /// Settings that apply to both engines.
@@ -265,8 +274,9 @@ fn starts_with_word(line: &str, word: &str) -> bool {
 /// The INFO block sent after START, in the order c-gomoku-cli uses.
 pub fn info_lines(lim: &Limits, spec: &EngineSpec) -> Vec<String> {
     let mut lines = vec![format!("INFO rule {}", lim.rule_bits)];
-    if lim.turn_ms > 0 {
-        lines.push(format!("INFO timeout_turn {}", lim.turn_ms));
+    let turn_ms = spec.turn_ms(lim);
+    if turn_ms > 0 {
+        lines.push(format!("INFO timeout_turn {turn_ms}"));
     }
     lines.push(format!("INFO timeout_match {}", lim.match_ms));
     lines.push(format!("INFO max_memory {}", lim.max_memory));
@@ -324,6 +334,7 @@ mod tests {
             name: "x".into(),
             cmd: "x".into(),
             infos: vec!["hash_size 1".into()],
+            turn_ms: None,
         };
         assert_eq!(
             info_lines(&lim, &spec),
@@ -336,5 +347,10 @@ mod tests {
                 "INFO hash_size 1"
             ]
         );
+        let odds = EngineSpec {
+            turn_ms: Some(100),
+            ..spec
+        };
+        assert_eq!(info_lines(&lim, &odds)[1], "INFO timeout_turn 100");
     }
 }

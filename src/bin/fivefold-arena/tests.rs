@@ -57,6 +57,7 @@ fn setup(dir: &TempDir, a: &str, b: &str, games: usize) -> MatchSetup {
         name: name.to_string(),
         cmd,
         infos: vec![],
+        turn_ms: None,
     };
     MatchSetup {
         engines: [spec("A", dir.brain(a)), spec("B", dir.brain(b))],
