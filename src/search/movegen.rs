@@ -7,7 +7,7 @@
 
 use super::position::Position;
 use crate::eval::{Pattern, Threat};
-use crate::game::{Color, Move, MAX_SIZE};
+use crate::game::{Cell, Color, Move, Rule, CELLS, DIRS, MAX_SIZE};
 use std::mem::MaybeUninit;
 
 pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
@@ -28,6 +28,11 @@ pub enum Mode {
     BlockFive,
     /// The opponent threatens an open four: our fours and squares on its four lines.
     DefendFour,
+    /// The opponent threatens a four-three: our fours and the squares that can spoil one
+    /// of its four-three points (see `four_three_defence`). Measured at 100k nodes per
+    /// move, 120 games: +26 +/- 60 Elo against the build without it, and 43-77 instead
+    /// of 40-79 against Rapfi at 4k nodes.
+    DefendFourThree,
     All,
 }
 
@@ -116,6 +121,10 @@ pub fn mode(pos: &Position) -> Mode {
         Mode::BlockFive
     } else if pos.eval.count(them, Threat::FlexFour) > 0 {
         Mode::DefendFour
+    } else if pos.eval.count(them, Threat::FourThree) > 0 && pos.board.rule() != Rule::Renju {
+        // Renju is left out: there a black three may be false (its four square forbidden)
+        // and White may defend on squares that make Black's completion forbidden.
+        Mode::DefendFourThree
     } else {
         Mode::All
     }
@@ -130,6 +139,13 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
     let Some(r) = pos.board.reach() else {
         return;
     };
+    let defence = match mode {
+        Mode::DefendFourThree => four_three_defence(pos),
+        _ => None,
+    };
+    if mode == Mode::DefendFourThree && defence.is_none() {
+        return generate(pos, Mode::All, history, list);
+    }
     let (xs, ys) = (r.x0 as usize..=r.x1 as usize, r.y0 as usize..=r.y1 as usize);
     for m in ys.flat_map(|y| xs.clone().map(move |x| Move::from_xy(x, y))) {
         if pos.board.near(m) == 0 || !pos.is_legal_for(us, m) {
@@ -138,10 +154,81 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
         let allowed = match mode {
             Mode::BlockFive => pos.threat(them, m) == Threat::Five,
             Mode::DefendFour => pos.threat(us, m).is_four() || makes_four_for(pos, them, m),
+            Mode::DefendFourThree => {
+                pos.threat(us, m).is_four() || defence.as_ref().is_some_and(|d| d.contains(m))
+            }
             Mode::All => true,
         };
         if allowed {
             list.push(m, order_score(pos, us, m) + history[m.idx()]);
+        }
+    }
+    if list.is_empty() && mode == Mode::DefendFourThree {
+        generate(pos, Mode::All, history, list);
+    }
+}
+
+/// A set of squares as a bitset over the padded board.
+pub struct SquareSet([u64; CELLS.div_ceil(64)]);
+
+impl SquareSet {
+    fn new() -> SquareSet {
+        SquareSet([0; CELLS.div_ceil(64)])
+    }
+    #[inline]
+    fn insert(&mut self, m: Move) {
+        self.0[m.idx() / 64] |= 1 << (m.idx() % 64);
+    }
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        self.0[m.idx() / 64] & (1 << (m.idx() % 64)) != 0
+    }
+}
+
+/// Squares that can stop one four-three point `p` of the opponent (a superset of the exact
+/// defences): `p` itself; the squares within four of `p` on its four and three lines
+/// (they spoil the four or the three); and, for the square `q` where the four would be
+/// blocked, the squares on `q`'s lines where we would make a three, so that the forced
+/// block becomes a four of ours and gains the tempo back. `None` when the block at `q`
+/// already makes a four of ours: then the four-three is no threat and any move may do.
+fn four_three_defence(pos: &Position) -> Option<SquareSet> {
+    let us = pos.side();
+    let them = us.opp();
+    let p = pos.find_threat(them, Threat::FourThree)?;
+    let mut set = SquareSet::new();
+    set.insert(p);
+    for (d, &step) in DIRS.iter().enumerate() {
+        let pat = pos.eval.pattern(them, p, d);
+        if pat < Pattern::F3 {
+            continue;
+        }
+        for off in (-4isize..=4).filter(|&o| o != 0) {
+            let s = p.offset(off * step);
+            if pos.board.cell(s) != Cell::Empty {
+                continue;
+            }
+            set.insert(s);
+            // A square on the four's line that is itself a four square for them is where
+            // the four gets blocked.
+            if pat >= Pattern::B4 && pos.eval.pattern(them, s, d) >= Pattern::B4 {
+                if pos.threat(us, s).is_four() {
+                    return None;
+                }
+                add_counter_threes(pos, us, s, &mut set);
+            }
+        }
+    }
+    Some(set)
+}
+
+/// Adds the squares near `q` on its lines where `us` would make a three or better.
+fn add_counter_threes(pos: &Position, us: Color, q: Move, set: &mut SquareSet) {
+    for (d, &step) in DIRS.iter().enumerate() {
+        for off in (-4isize..=4).filter(|&o| o != 0) {
+            let s = q.offset(off * step);
+            if pos.board.cell(s) == Cell::Empty && pos.eval.pattern(us, s, d) >= Pattern::B3 {
+                set.insert(s);
+            }
         }
     }
 }
@@ -171,5 +258,63 @@ fn threat_rank(t: Threat) -> i32 {
         Threat::FourPlus | Threat::Flex3Plus => 4,
         Threat::Four | Threat::Flex3 => 2,
         Threat::None | Threat::Forbidden => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Board, Rule};
+
+    /// White's closed three on row 7 (Black at 4,7) and open two on column 8 meet at 8,7:
+    /// White playing there makes a four and an open three. Black to move.
+    fn four_three_position(rule: Rule) -> Position {
+        let mut b = Board::new(15, 15, rule);
+        for (x, y) in [(4, 7), (0, 0), (14, 14), (0, 14)] {
+            b.place(Move::from_xy(x, y), Color::Black);
+        }
+        for (x, y) in [(5, 7), (6, 7), (7, 7), (8, 5), (8, 6)] {
+            b.place(Move::from_xy(x, y), Color::White);
+        }
+        b.set_side_to_move(Color::Black);
+        Position::new(&b)
+    }
+
+    fn moves(pos: &Position, mode: Mode) -> Vec<(usize, usize)> {
+        let mut list = MoveList::new();
+        generate(pos, mode, &[0; CELLS], &mut list);
+        (0..list.len())
+            .map(|i| (list.get(i).x(), list.get(i).y()))
+            .collect()
+    }
+
+    #[test]
+    fn a_four_three_threat_restricts_the_defence() {
+        let pos = four_three_position(Rule::Freestyle);
+        assert_eq!(
+            pos.threat(Color::White, Move::from_xy(8, 7)),
+            Threat::FourThree
+        );
+        assert_eq!(mode(&pos), Mode::DefendFourThree);
+        let defence = moves(&pos, Mode::DefendFourThree);
+        let all = moves(&pos, Mode::All);
+        // The four-three point, both ends of the column three and the far block of the row.
+        for sq in [(8, 7), (8, 4), (8, 8), (9, 7)] {
+            assert!(defence.contains(&sq), "{sq:?} missing from {defence:?}");
+        }
+        // A square on no line of 8,7 or of the row's five square is no defence.
+        assert!(all.contains(&(3, 9)) && !defence.contains(&(3, 9)));
+        assert!(
+            defence.len() < all.len() / 2,
+            "{} of {}",
+            defence.len(),
+            all.len()
+        );
+    }
+
+    #[test]
+    fn renju_keeps_every_move_against_a_four_three() {
+        let pos = four_three_position(Rule::Renju);
+        assert_eq!(mode(&pos), Mode::All);
     }
 }
