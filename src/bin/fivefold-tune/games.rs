@@ -79,23 +79,27 @@ pub struct Sample {
 
 /// Whether the tuner learns from this position: nothing tactical pending. Neither side has
 /// a five to make (the side to move would win; its opponent's four must be blocked), and
-/// neither can make an open four (an open three on the board).
-pub fn is_quiet(e: &Evaluator, side: Color) -> bool {
-    [side, side.opp()]
-        .iter()
-        .all(|&c| e.count(c, Threat::Five) == 0 && e.count(c, Threat::FlexFour) == 0)
+/// neither can make an open four (an open three on the board). With `facing_threes`, a
+/// position where only the opponent of the side to move can make an open four counts too:
+/// the search evaluates such leaves, so the waiter's open-four values get data.
+pub fn is_quiet(e: &Evaluator, side: Color, facing_threes: bool) -> bool {
+    let them = side.opp();
+    e.count(side, Threat::Five) == 0
+        && e.count(them, Threat::Five) == 0
+        && e.count(side, Threat::FlexFour) == 0
+        && (facing_threes || e.count(them, Threat::FlexFour) == 0)
 }
 
 /// Replays `game` and returns its quiet positions from ply `first` on (plies before the
 /// final move only: the last position is decided).
-pub fn samples(game: &Game, first: usize) -> Result<Vec<Sample>> {
+pub fn samples(game: &Game, first: usize, facing_threes: bool) -> Result<Vec<Sample>> {
     let mut board = Board::new(game.size, game.size, Rule::Freestyle);
     let mut eval = Evaluator::new(&board);
     let mut out = Vec::new();
     for (ply, &(x, y)) in game.moves.iter().enumerate() {
         if ply >= first {
             let side = board.side_to_move();
-            if is_quiet(&eval, side) {
+            if is_quiet(&eval, side, facing_threes) {
                 let black = game.black_score;
                 out.push(Sample {
                     features: eval.features(side),
@@ -151,15 +155,20 @@ mod tests {
             opening: None,
             moves: vec![(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4), (10, 7)],
         };
-        let s = samples(&g, 0).unwrap();
+        let s = samples(&g, 0, false).unwrap();
         // Plies 0..=4 are quiet (black to move at 0, 2, 4; white at 1, 3); ply 5 (white
         // facing the open three) and ply 6 (black can make an open four) are not.
         assert_eq!(s.len(), 5);
         let scores: Vec<f64> = s.iter().map(|x| x.score).collect();
         assert_eq!(scores, vec![1.0, 0.0, 1.0, 0.0, 1.0]);
-        assert_eq!(samples(&g, 2).unwrap().len(), 3);
+        assert_eq!(samples(&g, 2, false).unwrap().len(), 3);
+        // White facing the open three at ply 5 is kept with `facing_threes`; Black able to
+        // make an open four at ply 6 still is not.
+        let facing = samples(&g, 0, true).unwrap();
+        assert_eq!(facing.len(), 6);
+        assert_eq!(facing[5].score, 0.0);
         let mut on_stone = g.clone();
         on_stone.moves[3] = (0, 0);
-        assert!(samples(&on_stone, 0).is_err());
+        assert!(samples(&on_stone, 0, false).is_err());
     }
 }

@@ -35,6 +35,9 @@ struct Cli {
     /// Plies after the opening's stones before positions are used
     #[arg(long, default_value_t = 2)]
     skip: usize,
+    /// Also learn from positions where the side to move faces an open three
+    #[arg(long)]
+    facing_threes: bool,
     /// Hold out the games of every N-th opening (by suite index) for validation
     #[arg(long, default_value_t = 10)]
     holdout: usize,
@@ -118,7 +121,8 @@ fn run(cli: Cli) -> Result<()> {
                 Some((i, _)) => i % cli.holdout == cli.holdout - 1,
                 None => n % cli.holdout == cli.holdout - 1,
             };
-            let samples = games::samples(&game, opening_len + cli.skip).with_context(where_)?;
+            let samples = games::samples(&game, opening_len + cli.skip, cli.facing_threes)
+                .with_context(where_)?;
             games_used += 1;
             val_games += held_out as usize;
             for s in samples {
