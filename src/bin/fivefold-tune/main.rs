@@ -199,8 +199,10 @@ fn run(cli: Cli) -> Result<()> {
     print_weights(&start, &weights);
 
     if let Some(out) = &cli.out {
+        let command: Vec<String> = std::env::args().skip(1).collect();
         let header = format!(
-            "# Fivefold evaluation weights for freestyle (rule 0), fitted by fivefold-tune.\n\
+            "# Fivefold evaluation weights for freestyle (rule 0), fitted by\n\
+             # fivefold-tune {}\n\
              # {} train / {} validation positions from {games_used} games; K = {k:.1}.\n\
              # MSE of sigmoid(eval / K) against results: train {:.5} -> {:.5}, \
              validation {:.5} -> {:.5}.\n\
@@ -208,6 +210,7 @@ fn run(cli: Cli) -> Result<()> {
              # bonus of its combined threat. \"mover\" values count for the side to move,\n\
              # \"waiter\" values for the other side: evaluate = mover sum (us) - waiter sum\n\
              # (them) + tempo + initiative.",
+            command.join(" "),
             train.len(),
             val.len(),
             before.0,
