@@ -2,6 +2,9 @@
 
 mod pattern;
 mod score;
+pub mod weights;
 
+pub use pattern::PATTERN_COUNT;
 pub use pattern::{Pattern, PatternTable};
-pub use score::{Evaluator, Threat};
+pub use score::{Evaluator, Threat, THREAT_COUNT};
+pub use weights::Weights;

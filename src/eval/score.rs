@@ -3,6 +3,10 @@
 //! undo refresh only those; the position score is a running sum over empty squares.
 
 use super::pattern::{Pattern, PatternTable, PATTERN_COUNT};
+use super::weights::{
+    pattern_feature, threat_feature, Weights, FEATURES, F_INITIATIVE_THREAT, F_INITIATIVE_WIN,
+    F_TEMPO, MOVER, WAITER,
+};
 use crate::game::{Board, Cell, Color, Move, Rule, CELLS, DIRS};
 use std::sync::OnceLock;
 
@@ -40,27 +44,19 @@ impl Threat {
     }
 }
 
-/// Value of each line pattern for the colour that would play it.
-const PATTERN_VALUE: [i16; PATTERN_COUNT] = [0, 0, 1, 3, 6, 14, 18, 48, 40, 160, 600];
-/// Extra value of combined threats, which are worth more than their lines.
-const THREAT_BONUS: [i16; THREAT_COUNT] = [0, 0, 0, 16, 120, 0, 24, 220, 300, 600];
-/// The side to move can use its shapes first.
-const TEMPO: i32 = 24;
-/// See `Evaluator::initiative`.
-const INITIATIVE_WIN: i32 = 600;
-const INITIATIVE_THREAT: i32 = 150;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CellInfo {
     pat: [[Pattern; 4]; 2],
     threat: [Threat; 2],
-    value: [i16; 2],
+    /// Per colour, the square's value when that colour is to move and when it is not
+    /// (indexed by `MOVER` / `WAITER`).
+    value: [[i16; 2]; 2],
 }
 
 const EMPTY_INFO: CellInfo = CellInfo {
     pat: [[Pattern::Dead; 4]; 2],
     threat: [Threat::None; 2],
-    value: [0; 2],
+    value: [[0; 2]; 2],
 };
 
 /// A square's info as it was before a stone changed it.
@@ -74,7 +70,7 @@ struct Saved {
 #[derive(Clone, Copy)]
 struct Frame {
     journal_len: u32,
-    sum: [i32; 2],
+    sum: [[i32; 2]; 2],
     counts: [[u16; THREAT_COUNT]; 2],
 }
 
@@ -84,28 +80,43 @@ const SAVED_PER_MOVE: usize = 2 + 40 * 2;
 /// Plies the journal holds without growing (it grows if a line runs deeper).
 const JOURNAL_PLIES: usize = 128;
 
-/// A square's threat and value for one colour, given its four line patterns.
+/// A square's threat and values (as mover, as waiter) for one colour, given its four
+/// line patterns.
 #[derive(Clone, Copy)]
 struct Combined {
     threat: Threat,
-    value: i16,
+    value: [i16; 2],
 }
 
 const COMBINATIONS: usize = PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT;
 
-/// `combine` and the value sum for every four patterns, looked up on each pattern change
-/// instead of recounted. Two tables: Black under renju (forbidden points) and everyone else.
+/// A square's value for one role: its four patterns' values plus its threat's bonus.
+fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) -> i16 {
+    pats.iter()
+        .map(|&p| w.pattern[role][p as usize])
+        .fold(w.threat[role][threat as usize], i16::saturating_add)
+}
+
+/// `combine` and the value sums for every four patterns, looked up on each pattern change
+/// instead of recounted. Three tables: freestyle (its own weights), Black under renju
+/// (forbidden points) and everyone else.
 fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
-    static TABLES: [OnceLock<Vec<Combined>>; 2] = [const { OnceLock::new() }; 2];
-    let renju_black = rule == Rule::Renju && c == Color::Black;
-    TABLES[renju_black as usize].get_or_init(|| {
+    static TABLES: [OnceLock<Vec<Combined>>; 3] = [const { OnceLock::new() }; 3];
+    let slot = if rule == Rule::Freestyle {
+        0
+    } else if rule == Rule::Renju && c == Color::Black {
+        1
+    } else {
+        2
+    };
+    TABLES[slot].get_or_init(|| {
+        let w = Weights::for_rule(rule);
         (0..COMBINATIONS)
             .map(|i| {
                 let pats = [3, 2, 1, 0]
                     .map(|k| Pattern::from_u8((i / PATTERN_COUNT.pow(k) % PATTERN_COUNT) as u8));
                 let threat = combine(pats, rule, c);
-                let value = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i16>()
-                    + THREAT_BONUS[threat as usize];
+                let value = [MOVER, WAITER].map(|role| square_value(w, role, pats, threat));
                 Combined { threat, value }
             })
             .collect()
@@ -120,11 +131,12 @@ fn combination_index(pats: [Pattern; 4]) -> usize {
 #[derive(Clone)]
 pub struct Evaluator {
     table: &'static PatternTable,
+    weights: &'static Weights,
     /// Per colour.
     combined: [&'static [Combined]; 2],
     cells: Vec<CellInfo>,
-    /// Sum of `value` over empty squares, per colour.
-    sum: [i32; 2],
+    /// Sum of `value` over empty squares, per colour and role.
+    sum: [[i32; 2]; 2],
     /// Number of empty squares holding each threat, per colour.
     counts: [[u16; THREAT_COUNT]; 2],
     /// Undo by restoring what `after_place` overwrote: recomputing the forty squares on
@@ -138,9 +150,10 @@ impl Evaluator {
     pub fn new(board: &Board) -> Evaluator {
         let mut e = Evaluator {
             table: PatternTable::for_rule(board.rule()),
+            weights: Weights::for_rule(board.rule()),
             combined: [Color::Black, Color::White].map(|c| combined_table(board.rule(), c)),
             cells: vec![EMPTY_INFO; CELLS],
-            sum: [0; 2],
+            sum: [[0; 2]; 2],
             counts: [[0; THREAT_COUNT]; 2],
             journal: Vec::with_capacity(SAVED_PER_MOVE * JOURNAL_PLIES),
             frames: Vec::with_capacity(JOURNAL_PLIES),
@@ -164,7 +177,7 @@ impl Evaluator {
         });
         self.recording = true;
         for c in [Color::Black, Color::White] {
-            self.set(c, m, EMPTY_INFO.pat[0], Threat::None, 0);
+            self.set(c, m, EMPTY_INFO.pat[0], Threat::None, [0; 2]);
             self.counts[c.idx()][Threat::None as usize] -= 1;
         }
         self.refresh_lines(board, m);
@@ -227,7 +240,7 @@ impl Evaluator {
     }
 
     #[inline]
-    fn set(&mut self, c: Color, m: Move, pats: [Pattern; 4], threat: Threat, value: i16) {
+    fn set(&mut self, c: Color, m: Move, pats: [Pattern; 4], threat: Threat, value: [i16; 2]) {
         let ci = c.idx();
         let cell = &mut self.cells[m.idx()];
         if self.recording {
@@ -238,7 +251,9 @@ impl Evaluator {
         }
         self.counts[ci][cell.threat[ci] as usize] -= 1;
         self.counts[ci][threat as usize] += 1;
-        self.sum[ci] += (value - cell.value[ci]) as i32;
+        for role in [MOVER, WAITER] {
+            self.sum[ci][role] += (value[role] - cell.value[ci][role]) as i32;
+        }
         cell.pat[ci] = pats;
         cell.threat[ci] = threat;
         cell.value[ci] = value;
@@ -247,23 +262,54 @@ impl Evaluator {
     /// Static score from the side to move's point of view.
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
-        self.sum[side.idx()] - self.sum[side.opp().idx()] + TEMPO + self.initiative(side)
+        let w = self.weights;
+        let initiative = match self.initiative(side) {
+            1 => w.initiative_win,
+            -1 => -w.initiative_threat,
+            _ => 0,
+        };
+        self.sum[side.idx()][MOVER] - self.sum[side.opp().idx()][WAITER] + w.tempo + initiative
     }
 
     /// Who holds the initiative: a double three or four-three we can play while the
-    /// opponent has no four to interpose is nearly always a win; the opponent holding one
-    /// while we have no four forces our next move.
+    /// opponent has no four to interpose is nearly always a win (1); the opponent holding
+    /// one while we have no four forces our next move (-1); else 0.
     fn initiative(&self, side: Color) -> i32 {
         let them = side.opp();
         let winning_shapes =
             |c: Color| self.count(c, Threat::FourThree) + self.count(c, Threat::DoubleThree);
         if self.count_at_least(them, Threat::Four) == 0 && winning_shapes(side) > 0 {
-            INITIATIVE_WIN
+            1
         } else if self.count_at_least(side, Threat::Four) == 0 && winning_shapes(them) > 0 {
-            -INITIATIVE_THREAT
+            -1
         } else {
             0
         }
+    }
+
+    /// What `evaluate(side)` is linear in: its dot product with `Weights::to_vector` is
+    /// `evaluate(side)`. Counts of each pattern (over the four lines) and threat on the
+    /// empty squares, for `side` as mover and (negated) for the opponent as waiter, plus
+    /// the tempo and initiative terms. For tuning; it walks the whole board.
+    pub fn features(&self, side: Color) -> [i32; FEATURES] {
+        let mut f = [0; FEATURES];
+        f[F_TEMPO] = 1;
+        match self.initiative(side) {
+            1 => f[F_INITIATIVE_WIN] = 1,
+            -1 => f[F_INITIATIVE_THREAT] = -1,
+            _ => {}
+        }
+        for (role, c, sign) in [(MOVER, side, 1), (WAITER, side.opp(), -1)] {
+            // Squares with stones hold `EMPTY_INFO`, whose Dead/None entries weigh 0 in
+            // every weight set; counting them anyway keeps the dot product exact.
+            for cell in &self.cells {
+                for p in cell.pat[c.idx()] {
+                    f[pattern_feature(role, p as usize)] += sign;
+                }
+                f[threat_feature(role, cell.threat[c.idx()] as usize)] += sign;
+            }
+        }
+        f
     }
 
     #[inline]
@@ -275,8 +321,9 @@ impl Evaluator {
         self.cells[m.idx()].pat[c.idx()][dir]
     }
     #[inline]
+    /// What `m` is worth to `c` as the side to move (move ordering uses it).
     pub fn value(&self, c: Color, m: Move) -> i32 {
-        self.cells[m.idx()].value[c.idx()] as i32
+        self.cells[m.idx()].value[c.idx()][MOVER] as i32
     }
     /// Number of empty squares where `c` would make `t`.
     #[inline]
@@ -395,6 +442,47 @@ mod tests {
     }
 
     #[test]
+    fn features_dot_weights_is_evaluate() {
+        // Black builds two open twos crossing at 7,7 (a double-three square), then White
+        // answers nearby.
+        let moves = [
+            (5, 7),
+            (0, 0),
+            (6, 7),
+            (0, 14),
+            (7, 5),
+            (14, 0),
+            (7, 6),
+            (8, 8),
+            (3, 3),
+            (9, 9),
+        ];
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let w = Weights::for_rule(rule);
+            let mut b = Board::new(15, 15, rule);
+            let mut e = Evaluator::new(&b);
+            let mut seen_initiative = false;
+            for &(x, y) in &moves {
+                let m = Move::from_xy(x, y);
+                b.make(m);
+                e.after_place(&b, m);
+                for side in [Color::Black, Color::White] {
+                    let f = e.features(side);
+                    let dot: f64 = f
+                        .iter()
+                        .zip(w.to_vector())
+                        .map(|(&x, wv)| x as f64 * wv)
+                        .sum();
+                    assert_eq!(dot, e.evaluate(side) as f64, "{rule:?} {side:?}");
+                    seen_initiative |= f[F_INITIATIVE_WIN] != 0 || f[F_INITIATIVE_THREAT] != 0;
+                }
+            }
+            // Under renju Black's double three is forbidden, so no initiative there.
+            assert_eq!(seen_initiative, rule == Rule::Freestyle, "{rule:?}");
+        }
+    }
+
+    #[test]
     fn combined_table_agrees_with_combine_for_every_order_of_lines() {
         use Pattern::*;
         let cases = [
@@ -411,8 +499,13 @@ mod tests {
                 let table = combined_table(rule, c);
                 for pats in cases {
                     let want = combine(pats, rule, c);
-                    let value = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i16>()
-                        + THREAT_BONUS[want as usize];
+                    let w = Weights::for_rule(rule);
+                    let value = [MOVER, WAITER].map(|role| {
+                        pats.iter()
+                            .map(|&p| w.pattern[role][p as usize])
+                            .sum::<i16>()
+                            + w.threat[role][want as usize]
+                    });
                     let got = table[combination_index(pats)];
                     assert_eq!(
                         (got.threat, got.value),

@@ -1,0 +1,270 @@
+//! Evaluation weights as data: the text files in `weights/`, compiled in and parsed once.
+//!
+//! Per empty square and colour the evaluator adds the values of the square's four line
+//! patterns and the bonus of their combined threat. A colour's shapes count with the
+//! "mover" values when it is to move and the "waiter" values when it is not (an open
+//! three of the side to move is nearly a four already; the waiter's is a threat to meet).
+//! `fivefold-tune` fits these numbers to game results and writes the same format.
+
+use super::pattern::PATTERN_COUNT;
+use super::score::THREAT_COUNT;
+use crate::game::Rule;
+use std::sync::OnceLock;
+
+/// Index of the side-to-move role in `Weights::pattern` / `Weights::threat`.
+pub const MOVER: usize = 0;
+/// Index of the role of the side not to move.
+pub const WAITER: usize = 1;
+
+/// The weights for every rule but freestyle: hand-set.
+pub const HANDSET_TEXT: &str = include_str!("weights/handset.txt");
+/// The weights the engine uses for freestyle (rule 0).
+pub const FREESTYLE_TEXT: &str = include_str!("weights/freestyle.txt");
+
+/// Length of a feature vector: tempo, the two initiative terms, then per role the
+/// pattern values and the threat bonuses.
+pub const FEATURES: usize = 3 + 2 * (PATTERN_COUNT + THREAT_COUNT);
+pub const F_TEMPO: usize = 0;
+pub const F_INITIATIVE_WIN: usize = 1;
+pub const F_INITIATIVE_THREAT: usize = 2;
+
+/// Index of pattern `p`'s value for `role` in a feature vector.
+pub const fn pattern_feature(role: usize, p: usize) -> usize {
+    3 + role * (PATTERN_COUNT + THREAT_COUNT) + p
+}
+
+/// Index of threat `t`'s bonus for `role` in a feature vector.
+pub const fn threat_feature(role: usize, t: usize) -> usize {
+    3 + role * (PATTERN_COUNT + THREAT_COUNT) + PATTERN_COUNT + t
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The side to move can use its shapes first.
+    pub tempo: i32,
+    /// We hold a double three or four-three and the opponent has no four to interpose.
+    pub initiative_win: i32,
+    /// The opponent holds one and we have no four: subtracted.
+    pub initiative_threat: i32,
+    /// Per role (`MOVER`, `WAITER`), the value of each line pattern, by `Pattern as usize`.
+    pub pattern: [[i16; PATTERN_COUNT]; 2],
+    /// Per role, the extra value of each combined threat, by `Threat as usize`.
+    pub threat: [[i16; THREAT_COUNT]; 2],
+}
+
+const KEYS: [&str; 7] = [
+    "tempo",
+    "initiative_win",
+    "initiative_threat",
+    "mover_pattern",
+    "mover_threat",
+    "waiter_pattern",
+    "waiter_threat",
+];
+
+impl Weights {
+    /// Parses `key value...` lines; `#` starts a comment. Every key must appear once.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut w = Weights {
+            tempo: 0,
+            initiative_win: 0,
+            initiative_threat: 0,
+            pattern: [[0; PATTERN_COUNT]; 2],
+            threat: [[0; THREAT_COUNT]; 2],
+        };
+        let mut seen = [false; KEYS.len()];
+        for (n, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let key = words.next().unwrap_or("");
+            let nums = words
+                .map(|s| s.parse::<i32>())
+                .collect::<Result<Vec<i32>, _>>()
+                .map_err(|e| format!("line {}: {e}", n + 1))?;
+            let k = KEYS
+                .iter()
+                .position(|&x| x == key)
+                .ok_or_else(|| format!("line {}: unknown key '{key}'", n + 1))?;
+            if std::mem::replace(&mut seen[k], true) {
+                return Err(format!("line {}: '{key}' given twice", n + 1));
+            }
+            let want = match k {
+                0..=2 => 1,
+                3 | 5 => PATTERN_COUNT,
+                _ => THREAT_COUNT,
+            };
+            if nums.len() != want {
+                return Err(format!(
+                    "line {}: '{key}' needs {want} numbers, got {}",
+                    n + 1,
+                    nums.len()
+                ));
+            }
+            if k >= 3 && nums.iter().any(|&v| i16::try_from(v).is_err()) {
+                return Err(format!("line {}: value out of range", n + 1));
+            }
+            match k {
+                0 => w.tempo = nums[0],
+                1 => w.initiative_win = nums[0],
+                2 => w.initiative_threat = nums[0],
+                3 => copy(&mut w.pattern[MOVER], &nums),
+                4 => copy(&mut w.threat[MOVER], &nums),
+                5 => copy(&mut w.pattern[WAITER], &nums),
+                _ => copy(&mut w.threat[WAITER], &nums),
+            }
+        }
+        if let Some(k) = seen.iter().position(|&s| !s) {
+            return Err(format!("'{}' missing", KEYS[k]));
+        }
+        // Squares with stones count as Dead lines and no threat, at no value.
+        if w.pattern.iter().any(|p| p[0] != 0) || w.threat.iter().any(|t| t[1] != 0) {
+            return Err("the Dead pattern and the None threat must be worth 0".to_string());
+        }
+        Ok(w)
+    }
+
+    /// The file format `parse` reads, after `header` (comment lines, each starting `#`).
+    pub fn to_text(&self, header: &str) -> String {
+        let join = |v: &[i16]| {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut s = String::from(header);
+        if !s.is_empty() && !s.ends_with('\n') {
+            s.push('\n');
+        }
+        s.push_str("# pattern order: Dead Overline B1 F1 B2 F2 B3 F3 B4 F4 F5\n");
+        s.push_str(
+            "# threat order: Forbidden None Flex3 Flex3Plus DoubleThree Four FourPlus FourThree \
+             FlexFour Five\n",
+        );
+        s.push_str(&format!("tempo {}\n", self.tempo));
+        s.push_str(&format!("initiative_win {}\n", self.initiative_win));
+        s.push_str(&format!("initiative_threat {}\n", self.initiative_threat));
+        s.push_str(&format!("mover_pattern {}\n", join(&self.pattern[MOVER])));
+        s.push_str(&format!("mover_threat {}\n", join(&self.threat[MOVER])));
+        s.push_str(&format!("waiter_pattern {}\n", join(&self.pattern[WAITER])));
+        s.push_str(&format!("waiter_threat {}\n", join(&self.threat[WAITER])));
+        s
+    }
+
+    /// The weights as a vector in feature order: `evaluate` is its dot product with
+    /// `Evaluator::features`.
+    pub fn to_vector(&self) -> [f64; FEATURES] {
+        let mut v = [0.0; FEATURES];
+        v[F_TEMPO] = self.tempo as f64;
+        v[F_INITIATIVE_WIN] = self.initiative_win as f64;
+        v[F_INITIATIVE_THREAT] = self.initiative_threat as f64;
+        for role in [MOVER, WAITER] {
+            for p in 0..PATTERN_COUNT {
+                v[pattern_feature(role, p)] = self.pattern[role][p] as f64;
+            }
+            for t in 0..THREAT_COUNT {
+                v[threat_feature(role, t)] = self.threat[role][t] as f64;
+            }
+        }
+        v
+    }
+
+    /// The inverse of `to_vector`, rounding to integers (clamped to the `i16` range).
+    pub fn from_vector(v: &[f64; FEATURES]) -> Weights {
+        let small = |x: f64| x.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+        let mut w = Weights {
+            tempo: v[F_TEMPO].round() as i32,
+            initiative_win: v[F_INITIATIVE_WIN].round() as i32,
+            initiative_threat: v[F_INITIATIVE_THREAT].round() as i32,
+            pattern: [[0; PATTERN_COUNT]; 2],
+            threat: [[0; THREAT_COUNT]; 2],
+        };
+        for role in [MOVER, WAITER] {
+            for p in 0..PATTERN_COUNT {
+                w.pattern[role][p] = small(v[pattern_feature(role, p)]);
+            }
+            for t in 0..THREAT_COUNT {
+                w.threat[role][t] = small(v[threat_feature(role, t)]);
+            }
+        }
+        w
+    }
+
+    /// The compiled-in weights `rule` evaluates with.
+    pub fn for_rule(rule: Rule) -> &'static Weights {
+        static SETS: [OnceLock<Weights>; 2] = [const { OnceLock::new() }; 2];
+        let (slot, text) = if rule == Rule::Freestyle {
+            (0, FREESTYLE_TEXT)
+        } else {
+            (1, HANDSET_TEXT)
+        };
+        SETS[slot].get_or_init(|| match Weights::parse(text) {
+            Ok(w) => w,
+            // Compiled-in data, checked by the tests below: never fails in a built engine.
+            Err(e) => panic!("bad compiled-in evaluation weights: {e}"),
+        })
+    }
+}
+
+fn copy(dst: &mut [i16], src: &[i32]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s as i16;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads a weights file's numbers by key, independently of `parse`.
+    fn numbers(text: &str, key: &str) -> Vec<i32> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key).filter(|r| r.starts_with(' ')))
+            .map(|r| r.split_whitespace().map(|x| x.parse().unwrap()).collect())
+            .unwrap_or_else(|| panic!("{key} missing"))
+    }
+
+    fn assert_engine_uses(text: &str, w: &Weights) {
+        assert_eq!(numbers(text, "tempo"), vec![w.tempo]);
+        assert_eq!(numbers(text, "initiative_win"), vec![w.initiative_win]);
+        assert_eq!(
+            numbers(text, "initiative_threat"),
+            vec![w.initiative_threat]
+        );
+        let wide = |v: &[i16]| v.iter().map(|&x| x as i32).collect::<Vec<_>>();
+        assert_eq!(numbers(text, "mover_pattern"), wide(&w.pattern[MOVER]));
+        assert_eq!(numbers(text, "mover_threat"), wide(&w.threat[MOVER]));
+        assert_eq!(numbers(text, "waiter_pattern"), wide(&w.pattern[WAITER]));
+        assert_eq!(numbers(text, "waiter_threat"), wide(&w.threat[WAITER]));
+    }
+
+    #[test]
+    fn engine_tables_are_the_files_numbers() {
+        assert_engine_uses(FREESTYLE_TEXT, Weights::for_rule(Rule::Freestyle));
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+            assert_engine_uses(HANDSET_TEXT, Weights::for_rule(rule));
+        }
+    }
+
+    #[test]
+    fn text_and_vector_round_trip() {
+        let w = Weights::for_rule(Rule::Freestyle);
+        assert_eq!(Weights::parse(&w.to_text("# header")).as_ref(), Ok(w));
+        assert_eq!(&Weights::from_vector(&w.to_vector()), w);
+    }
+
+    #[test]
+    fn malformed_files_are_rejected() {
+        let good = HANDSET_TEXT;
+        assert!(Weights::parse(good).is_ok());
+        assert!(Weights::parse(&good.replace("tempo 24", "tempo x")).is_err());
+        assert!(Weights::parse(&good.replace("tempo 24", "")).is_err());
+        assert!(Weights::parse(&format!("{good}\ntempo 3\n")).is_err());
+        assert!(Weights::parse(&good.replace("mover_threat 0 0", "mover_threat 0")).is_err());
+        assert!(Weights::parse(&good.replace("mover_pattern 0", "mover_pattern 40000")).is_err());
+        assert!(Weights::parse(&format!("{good}\nvalue 3\n")).is_err());
+        assert!(Weights::parse(&good.replace("mover_pattern 0", "mover_pattern 5")).is_err());
+    }
+}
