@@ -98,16 +98,15 @@ fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) ->
 }
 
 /// `combine` and the value sums for every four patterns, looked up on each pattern change
-/// instead of recounted. Three tables: freestyle (its own weights), Black under renju
-/// (forbidden points) and everyone else.
+/// instead of recounted. Four tables: freestyle and standard (each its own weights), Black
+/// under renju (forbidden points) and everyone else.
 fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
-    static TABLES: [OnceLock<Vec<Combined>>; 3] = [const { OnceLock::new() }; 3];
-    let slot = if rule == Rule::Freestyle {
-        0
-    } else if rule == Rule::Renju && c == Color::Black {
-        1
-    } else {
-        2
+    static TABLES: [OnceLock<Vec<Combined>>; 4] = [const { OnceLock::new() }; 4];
+    let slot = match rule {
+        Rule::Freestyle => 0,
+        Rule::Renju if c == Color::Black => 1,
+        Rule::Standard => 3,
+        _ => 2,
     };
     TABLES[slot].get_or_init(|| {
         let w = Weights::for_rule(rule);
@@ -457,7 +456,7 @@ mod tests {
             (3, 3),
             (9, 9),
         ];
-        for rule in [Rule::Freestyle, Rule::Renju] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
             let w = Weights::for_rule(rule);
             let mut b = Board::new(15, 15, rule);
             let mut e = Evaluator::new(&b);
@@ -478,7 +477,7 @@ mod tests {
                 }
             }
             // Under renju Black's double three is forbidden, so no initiative there.
-            assert_eq!(seen_initiative, rule == Rule::Freestyle, "{rule:?}");
+            assert_eq!(seen_initiative, rule != Rule::Renju, "{rule:?}");
         }
     }
 
@@ -494,7 +493,7 @@ mod tests {
             [Overline, B4, B4, Dead],
             [Dead, B3, F1, F4],
         ];
-        for rule in [Rule::Freestyle, Rule::Renju] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
             for c in [Color::Black, Color::White] {
                 let table = combined_table(rule, c);
                 for pats in cases {

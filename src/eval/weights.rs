@@ -16,10 +16,12 @@ pub const MOVER: usize = 0;
 /// Index of the role of the side not to move.
 pub const WAITER: usize = 1;
 
-/// The weights for every rule but freestyle: hand-set.
+/// The weights for renju and the caro rules: hand-set.
 pub const HANDSET_TEXT: &str = include_str!("weights/handset.txt");
 /// The weights the engine uses for freestyle (rule 0).
 pub const FREESTYLE_TEXT: &str = include_str!("weights/freestyle.txt");
+/// The weights the engine uses for standard, exactly five (rule 1).
+pub const STANDARD_TEXT: &str = include_str!("weights/standard.txt");
 
 /// Length of a feature vector: tempo, the two initiative terms, then per role the
 /// pattern values and the threat bonuses.
@@ -194,11 +196,11 @@ impl Weights {
 
     /// The compiled-in weights `rule` evaluates with.
     pub fn for_rule(rule: Rule) -> &'static Weights {
-        static SETS: [OnceLock<Weights>; 2] = [const { OnceLock::new() }; 2];
-        let (slot, text) = if rule == Rule::Freestyle {
-            (0, FREESTYLE_TEXT)
-        } else {
-            (1, HANDSET_TEXT)
+        static SETS: [OnceLock<Weights>; 3] = [const { OnceLock::new() }; 3];
+        let (slot, text) = match rule {
+            Rule::Freestyle => (0, FREESTYLE_TEXT),
+            Rule::Standard => (2, STANDARD_TEXT),
+            Rule::Renju | Rule::Caro | Rule::CaroExact => (1, HANDSET_TEXT),
         };
         SETS[slot].get_or_init(|| match Weights::parse(text) {
             Ok(w) => w,
@@ -243,16 +245,19 @@ mod tests {
     #[test]
     fn engine_tables_are_the_files_numbers() {
         assert_engine_uses(FREESTYLE_TEXT, Weights::for_rule(Rule::Freestyle));
-        for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+        assert_engine_uses(STANDARD_TEXT, Weights::for_rule(Rule::Standard));
+        for rule in [Rule::Renju, Rule::Caro, Rule::CaroExact] {
             assert_engine_uses(HANDSET_TEXT, Weights::for_rule(rule));
         }
     }
 
     #[test]
     fn text_and_vector_round_trip() {
-        let w = Weights::for_rule(Rule::Freestyle);
-        assert_eq!(Weights::parse(&w.to_text("# header")).as_ref(), Ok(w));
-        assert_eq!(&Weights::from_vector(&w.to_vector()), w);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            let w = Weights::for_rule(rule);
+            assert_eq!(Weights::parse(&w.to_text("# header")).as_ref(), Ok(w));
+            assert_eq!(&Weights::from_vector(&w.to_vector()), w);
+        }
     }
 
     #[test]

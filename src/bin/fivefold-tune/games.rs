@@ -90,10 +90,10 @@ pub fn is_quiet(e: &Evaluator, side: Color, facing_threes: bool) -> bool {
         && (facing_threes || e.count(them, Threat::FlexFour) == 0)
 }
 
-/// Replays `game` and returns its quiet positions from ply `first` on (plies before the
+/// Replays `game` under `rule` and returns its quiet positions from ply `first` on (plies before the
 /// final move only: the last position is decided).
-pub fn samples(game: &Game, first: usize, facing_threes: bool) -> Result<Vec<Sample>> {
-    let mut board = Board::new(game.size, game.size, Rule::Freestyle);
+pub fn samples(game: &Game, rule: Rule, first: usize, facing_threes: bool) -> Result<Vec<Sample>> {
+    let mut board = Board::new(game.size, game.size, rule);
     let mut eval = Evaluator::new(&board);
     let mut out = Vec::new();
     for (ply, &(x, y)) in game.moves.iter().enumerate() {
@@ -155,20 +155,52 @@ mod tests {
             opening: None,
             moves: vec![(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4), (10, 7)],
         };
-        let s = samples(&g, 0, false).unwrap();
+        let s = samples(&g, Rule::Freestyle, 0, false).unwrap();
         // Plies 0..=4 are quiet (black to move at 0, 2, 4; white at 1, 3); ply 5 (white
         // facing the open three) and ply 6 (black can make an open four) are not.
         assert_eq!(s.len(), 5);
         let scores: Vec<f64> = s.iter().map(|x| x.score).collect();
         assert_eq!(scores, vec![1.0, 0.0, 1.0, 0.0, 1.0]);
-        assert_eq!(samples(&g, 2, false).unwrap().len(), 3);
+        assert_eq!(samples(&g, Rule::Freestyle, 2, false).unwrap().len(), 3);
         // White facing the open three at ply 5 is kept with `facing_threes`; Black able to
         // make an open four at ply 6 still is not.
-        let facing = samples(&g, 0, true).unwrap();
+        let facing = samples(&g, Rule::Freestyle, 0, true).unwrap();
         assert_eq!(facing.len(), 6);
         assert_eq!(facing[5].score, 0.0);
         let mut on_stone = g.clone();
         on_stone.moves[3] = (0, 0);
-        assert!(samples(&on_stone, 0, false).is_err());
+        assert!(samples(&on_stone, Rule::Freestyle, 0, false).is_err());
+    }
+
+    #[test]
+    fn samples_are_evaluated_under_the_rule() {
+        // Black: 3,7 4,7 _ 6,7 7,7 8,7. Under freestyle 5,7 makes five; under standard it
+        // makes an overline, which wins for nobody, so the position is quiet there.
+        let g = Game {
+            size: 15,
+            black_score: 0.5,
+            opening: None,
+            moves: vec![
+                (3, 7),
+                (0, 0),
+                (4, 7),
+                (14, 0),
+                (6, 7),
+                (0, 14),
+                (7, 7),
+                (10, 12),
+                (8, 7),
+                (14, 14),
+            ],
+        };
+        let free = samples(&g, Rule::Freestyle, 9, false).unwrap();
+        let standard = samples(&g, Rule::Standard, 9, false).unwrap();
+        assert!(free.is_empty());
+        assert_eq!(standard.len(), 1);
+        let overline = fivefold::eval::weights::pattern_feature(
+            fivefold::eval::weights::WAITER,
+            fivefold::eval::Pattern::Overline as usize,
+        );
+        assert_eq!(standard[0].features[overline], -1);
     }
 }

@@ -1,6 +1,7 @@
-//! fivefold-tune: fits the freestyle evaluation weights to game results (Texel method).
+//! fivefold-tune: fits the evaluation weights to game results (Texel method).
 //!
 //! `fivefold-tune 15:games15.txt 20:games20.txt --out src/eval/weights/freestyle.txt`
+//! (freestyle), `fivefold-tune --rule 1 15:standard15.txt --out src/eval/weights/standard.txt`
 //! replays arena games, keeps the quiet positions after the opening, labels each with the
 //! result for the side to move, fits K for the starting weights, then the weights with K
 //! fixed, and reports the loss on the training games and on held-out games.
@@ -23,10 +24,14 @@ use std::path::PathBuf;
     about = "Fits evaluation weights to game results"
 )]
 struct Cli {
-    /// Game files as SIZE:PATH (arena games.txt lines; freestyle)
+    /// Game files as SIZE:PATH (arena games.txt lines, played under --rule)
     #[arg(required = true)]
     games: Vec<String>,
-    /// Starting weights file (default: the engine's compiled-in freestyle weights)
+    /// Gomocup INFO rule the games were played under: positions are replayed and
+    /// evaluated under it (0 freestyle, 1 standard, 4 renju, 8/9 caro)
+    #[arg(long, default_value_t = 0)]
+    rule: i64,
+    /// Starting weights file (default: the engine's compiled-in weights for --rule)
     #[arg(long)]
     start: Option<PathBuf>,
     /// Write the fitted weights here
@@ -82,7 +87,8 @@ fn main() {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let compiled = Weights::for_rule(Rule::Freestyle);
+    let rule = Rule::from_bits(cli.rule);
+    let compiled = Weights::for_rule(rule);
     let start = match &cli.start {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -121,7 +127,7 @@ fn run(cli: Cli) -> Result<()> {
                 Some((i, _)) => i % cli.holdout == cli.holdout - 1,
                 None => n % cli.holdout == cli.holdout - 1,
             };
-            let samples = games::samples(&game, opening_len + cli.skip, cli.facing_threes)
+            let samples = games::samples(&game, rule, opening_len + cli.skip, cli.facing_threes)
                 .with_context(where_)?;
             games_used += 1;
             val_games += held_out as usize;
@@ -201,7 +207,7 @@ fn run(cli: Cli) -> Result<()> {
     if let Some(out) = &cli.out {
         let command: Vec<String> = std::env::args().skip(1).collect();
         let header = format!(
-            "# Fivefold evaluation weights for freestyle (rule 0), fitted by\n\
+            "# Fivefold evaluation weights for {} (rule {}), fitted by\n\
              # fivefold-tune {}\n\
              # {} train / {} validation positions from {games_used} games; K = {k:.1}.\n\
              # MSE of sigmoid(eval / K) against results: train {:.5} -> {:.5}, \
@@ -210,6 +216,8 @@ fn run(cli: Cli) -> Result<()> {
              # bonus of its combined threat. \"mover\" values count for the side to move,\n\
              # \"waiter\" values for the other side: evaluate = mover sum (us) - waiter sum\n\
              # (them) + tempo + initiative.",
+            format!("{rule:?}").to_lowercase(),
+            rule.bits(),
             command.join(" "),
             train.len(),
             val.len(),
