@@ -349,19 +349,14 @@ impl Checker {
         } else {
             None
         };
-        // Replies most likely to refute first: blocks of the attacker's windows, own fours.
-        let mut replies: Vec<(usize, usize)> = (0..self.g.cells.len())
-            .filter(|&s| self.g.cells[s] == 0)
-            .map(|s| {
-                let a = self.g.window_counts(self.att, s);
-                let d = self.g.window_counts(def, s);
-                let score = 4 * (a[2] + a[3] + a[4]) + 2 * (a[3] + a[4]) + 8 * (d[3] + d[4]) + d[2];
-                (score, s)
-            })
-            .collect();
-        replies.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut result = true;
-        for (_, s) in replies {
+        // Replies that leave an attacker double threat untouched lose (see the module
+        // comment) and are not searched; the rest go most likely refutation first:
+        // blocks of the attacker's windows, then the defender's own fours and threes.
+        let mut replies: Vec<(usize, usize)> = Vec::new();
+        for s in 0..self.g.cells.len() {
+            if self.g.cells[s] != 0 {
+                continue;
+            }
             if let Some(doubles) = &doubles {
                 let (sx, sy) = self.g.xy(s);
                 let near = doubles.iter().any(|&w| {
@@ -369,11 +364,18 @@ impl Checker {
                     let (dx, dy) = (sx - wx, sy - wy);
                     dx.abs().max(dy.abs()) <= 4 && (dx == 0 || dy == 0 || dx.abs() == dy.abs())
                 });
-                let own_four = self.g.threats_after(def, s, cd) > 0;
-                if !doubles.is_empty() && !near && !own_four {
+                if !doubles.is_empty() && !near && self.g.threats_after(def, s, cd) == 0 {
                     continue;
                 }
             }
+            let a = self.g.window_counts(self.att, s);
+            let d = self.g.window_counts(def, s);
+            let score = 4 * (a[2] + a[3] + a[4]) + 2 * (a[3] + a[4]) + 8 * (d[3] + d[4]) + d[2];
+            replies.push((score, s));
+        }
+        replies.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut result = true;
+        for (_, s) in replies {
             let (na, nd) = self.play(s, def, ca, cd);
             let v = self.attack(r - 1, threes, &na, &nd);
             self.take(s);
@@ -499,7 +501,7 @@ fn load_cases() -> Vec<Case> {
             }
         }
         assert_eq!(rule, 0, "line {}: only freestyle", i + 1);
-        let expect = if moves.len() % 2 == 0 {
+        let expect = if moves.len().is_multiple_of(2) {
             "black"
         } else {
             "white"
@@ -522,14 +524,14 @@ fn grid_of(size: usize, moves: &[(usize, usize)]) -> Grid {
     for (i, &(x, y)) in moves.iter().enumerate() {
         let s = g.sq(x as i32, y as i32);
         assert_eq!(g.cells[s], 0, "move {i} on an occupied square");
-        g.cells[s] = if i % 2 == 0 { 1 } else { 2 };
+        g.cells[s] = if i.is_multiple_of(2) { 1 } else { 2 };
     }
     g
 }
 
 fn checker_for(size: usize, moves: &[(usize, usize)], cap: u64) -> Checker {
     let g = grid_of(size, moves);
-    let att = if moves.len() % 2 == 0 { 1 } else { 2 };
+    let att = if moves.len().is_multiple_of(2) { 1 } else { 2 };
     Checker::new(g, att, cap)
 }
 
@@ -816,7 +818,11 @@ fn generate_candidates() {
                 let firsts: Vec<_> = firsts.iter().map(|&s| to_xy(size, s)).collect();
                 println!(
                     "size={size} rule=0 tomove={} win={n} moves={} first={} src={tag}{game}-{k}",
-                    if pre.len() % 2 == 0 { "black" } else { "white" },
+                    if pre.len().is_multiple_of(2) {
+                        "black"
+                    } else {
+                        "white"
+                    },
                     fmt_moves(pre),
                     fmt_moves(&firsts)
                 );
