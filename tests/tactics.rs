@@ -41,9 +41,11 @@ const CHECK_NODES: u64 = 3_000_000;
 const SLOW_VCF: u32 = 25;
 /// Node budget the engine gets per position.
 const ENGINE_NODES: u64 = 400_000;
-/// The engine must solve at least this many positions (a floor against regressions; 97 of
-/// 103 when the suite was added - the misses are slower VCFs, the engine plays a longer VCF it finds at the root instead of a shorter win with threes).
-const ENGINE_FLOOR: usize = 97;
+/// The engine must solve at least this many positions (a floor against regressions). 97 of
+/// 103 when the suite was added; 100 once the root VCF deepened one move at a time. The
+/// three misses are wins with threes (lines 38, 94, 95) that the engine plays as a longer
+/// VCF, still a win.
+const ENGINE_FLOOR: usize = 100;
 /// ... and play a proven winning move, shortest or not, in at least this many.
 const ENGINE_WIN_FLOOR: usize = 103;
 
