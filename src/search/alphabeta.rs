@@ -12,6 +12,14 @@ const INF: i32 = WIN + 1;
 /// Ordering scores below this belong to moves that make no three or four for either side.
 const QUIET_ORDER_SCORE: i32 = 4_000;
 
+/// Reverse futility: a node this shallow whose static evaluation beats beta by the
+/// margin per ply of depth is cut without search. With the fitted evaluation, at 100k
+/// nodes a move: 95-24-1 (+236 +/- 77) against Rapfi at 4k nodes where the build
+/// without it scores 89-31-0 (+183 +/- 69); 34-23-2 against that build (59 games).
+/// (With the hand-set evaluation and margin 300 it lost: 31-81 against Rapfi.)
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 200;
+
 /// How many moves a non-PV node searches before it skips the quiet ones.
 #[inline]
 fn late_move_limit(depth: i32) -> usize {
@@ -132,6 +140,17 @@ impl Search<'_> {
         // Step 3. Leaves: static evaluation, unless a five must be blocked first.
         if depth <= 0 && mode != Mode::BlockFive {
             return self.leaf(pos, beta, ply);
+        }
+
+        // Step 3b. Reverse futility: at a shallow non-PV node where the opponent threatens
+        // nothing that forces our move, a static evaluation far above beta stands.
+        if !pv_node
+            && mode == Mode::All
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < WIN_BOUND
+            && pos.eval.evaluate(us) - FUTILITY_MARGIN * depth >= beta
+        {
+            return pos.eval.evaluate(us);
         }
 
         // Step 4. Moves, ordered: hash move, killers, then threats and history.

@@ -125,6 +125,8 @@ pub(crate) struct Search<'a> {
     start: Instant,
     nodes: u64,
     vcf_nodes_left: u64,
+    /// Set when a VCF line was cut by its depth limit (see `shortest_vcf`).
+    vcf_depth_cut: bool,
     /// Counts calls to `should_stop`, so the clock is read every few thousand of them.
     checks: u32,
     aborted: bool,
@@ -143,6 +145,7 @@ impl<'a> Search<'a> {
             start: Instant::now(),
             nodes: 0,
             vcf_nodes_left: 0,
+            vcf_depth_cut: false,
             checks: 0,
             aborted: false,
             killers: [[Move::NONE; 2]; MAX_PLY],
@@ -191,7 +194,7 @@ impl<'a> Search<'a> {
         // The VCF judges renju fouls by shape; a first move the exact check forbids is no
         // win (the rest of the chain is re-checked move by move as the game goes on).
         let vcf = self
-            .vcf(pos, vcf::MAX_VCF_DEPTH)
+            .shortest_vcf(pos, vcf::MAX_VCF_DEPTH)
             .filter(|&m| !pos.board.is_forbidden_for(us, m));
         if let Some(m) = vcf {
             report(format!(

@@ -31,6 +31,23 @@ const FOUR_KINDS: [Threat; 4] = [
 ];
 
 impl Search<'_> {
+    /// The first move of the shortest VCF of the side to move within `depth` attacker
+    /// moves, if one is found: deepens one move at a time, and stops early once a pass
+    /// was never cut short by its depth (a deeper one would find nothing new). The
+    /// shortest win is the surest, and the tactics suite (tests/tactics.rs) scores it.
+    pub(super) fn shortest_vcf(&mut self, pos: &mut Position, depth: u32) -> Option<Move> {
+        for d in 1..=depth {
+            self.vcf_depth_cut = false;
+            if let Some(m) = self.vcf(pos, d) {
+                return Some(m);
+            }
+            if !self.vcf_depth_cut || self.vcf_nodes_left == 0 || self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
     /// Whether the side to move has a VCF within `depth` attacker moves. On success the
     /// attacker's first move is returned.
     pub(super) fn vcf(&mut self, pos: &mut Position, depth: u32) -> Option<Move> {
@@ -38,6 +55,9 @@ impl Search<'_> {
         let them = us.opp();
         if let Some(m) = pos.find_threat(us, Threat::Five) {
             return Some(m);
+        }
+        if depth <= 1 && pos.eval.count_at_least(us, Threat::Four) > 0 {
+            self.vcf_depth_cut = true;
         }
         if depth == 0 || self.vcf_budget_spent() {
             return None;
