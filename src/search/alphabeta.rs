@@ -144,13 +144,11 @@ impl Search<'_> {
 
         // Step 3b. Reverse futility: at a shallow non-PV node where the opponent threatens
         // nothing that forces our move, a static evaluation far above beta stands.
-        if !pv_node
-            && mode == Mode::All
-            && depth <= FUTILITY_DEPTH
-            && beta.abs() < WIN_BOUND
-            && pos.eval.evaluate(us) - FUTILITY_MARGIN * depth >= beta
-        {
-            return pos.eval.evaluate(us);
+        if !pv_node && mode == Mode::All && depth <= FUTILITY_DEPTH && beta.abs() < WIN_BOUND {
+            let eval = pos.eval.evaluate(us);
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
         }
 
         // Step 4. Moves, ordered: hash move, killers, then threats and history.
