@@ -169,7 +169,7 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
 }
 
 /// A set of squares as a bitset over the padded board.
-pub struct SquareSet([u64; CELLS.div_ceil(64)]);
+struct SquareSet([u64; CELLS.div_ceil(64)]);
 
 impl SquareSet {
     fn new() -> SquareSet {
@@ -180,7 +180,7 @@ impl SquareSet {
         self.0[m.idx() / 64] |= 1 << (m.idx() % 64);
     }
     #[inline]
-    pub fn contains(&self, m: Move) -> bool {
+    fn contains(&self, m: Move) -> bool {
         self.0[m.idx() / 64] & (1 << (m.idx() % 64)) != 0
     }
 }
