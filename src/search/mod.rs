@@ -245,7 +245,7 @@ impl<'a> Search<'a> {
             .max_depth
             .unwrap_or(MAX_DEPTH)
             .clamp(1, MAX_DEPTH);
-        let soft = self.limits.clock.budget().soft;
+        let budget = self.limits.clock.budget();
         for depth in 1..=max_depth {
             let (score, best) = self.search_root(pos, &mut root, depth as i32);
             if !best.is_none() {
@@ -257,9 +257,7 @@ impl<'a> Search<'a> {
             }
             result.depth = depth;
             report(self.depth_line(depth, score));
-            let elapsed = self.start.elapsed();
-            // The next depth typically costs several times this one: do not start what cannot end.
-            if score.abs() >= WIN_BOUND || elapsed * 2 >= soft {
+            if score.abs() >= WIN_BOUND || !budget.start_next_depth(self.start.elapsed()) {
                 break;
             }
         }

@@ -43,6 +43,20 @@ impl TimeBudget {
         }
     }
 
+    /// Whether to start another depth after `elapsed`. Bound by the turn alone (`soft` =
+    /// `hard`), a depth is started while any time is left: the clock stops it at `hard`,
+    /// and an unfinished depth is not wasted (a root move that beats the old best replaces
+    /// it). Self-play at 300 ms a move: 65-54-1 (+32 +/- 60) against stopping at half the
+    /// budget. Bound by the match clock, the next depth, which costs a few times the last,
+    /// must fit in `soft`, or a move could take all of `hard` (a third of the time left).
+    pub fn start_next_depth(&self, elapsed: Duration) -> bool {
+        if self.soft >= self.hard {
+            elapsed < self.hard
+        } else {
+            elapsed * 2 < self.soft
+        }
+    }
+
     /// Plans one move. `overhead` is time already spent on this move before search starts.
     pub fn plan(tc: &TimeControl, overhead: Duration) -> TimeBudget {
         let turn = match tc.turn_ms {
@@ -185,6 +199,27 @@ mod tests {
     fn missing_info_uses_default_turn() {
         let b = TimeBudget::plan(&TimeControl::default(), Duration::ZERO);
         assert!(ms(b.hard) > 20_000 && ms(b.hard) < 30_000);
+    }
+
+    #[test]
+    fn a_turn_budget_starts_depths_to_the_end_a_match_budget_only_to_half_soft() {
+        let turn = TimeControl {
+            turn_ms: Some(1000),
+            match_ms: None,
+            left_ms: None,
+        };
+        let b = TimeBudget::plan(&turn, Duration::ZERO);
+        assert!(b.start_next_depth(Duration::from_millis(800)));
+        assert!(!b.start_next_depth(b.hard));
+        let clock = TimeControl {
+            turn_ms: Some(30_000),
+            match_ms: Some(120_000),
+            left_ms: Some(60_000),
+        };
+        let b = TimeBudget::plan(&clock, Duration::ZERO);
+        assert!(b.soft < b.hard, "{b:?}");
+        assert!(b.start_next_depth(b.soft / 3));
+        assert!(!b.start_next_depth(b.soft * 3 / 5));
     }
 
     #[test]
