@@ -51,6 +51,15 @@ impl Board {
         self.renju_foul(m).is_some()
     }
 
+    /// Black's forbidden points, column by column (x, then y), as YXSHOWFORBID lists them;
+    /// empty under every rule but renju.
+    pub fn forbidden_points(&self) -> Vec<Move> {
+        (0..self.width())
+            .flat_map(|x| (0..self.height()).map(move |y| Move::from_xy(x, y)))
+            .filter(|&m| self.is_forbidden(m))
+            .collect()
+    }
+
     /// Whether `c` may not play `m`: only Black is ever restricted.
     pub fn is_forbidden_for(&self, c: Color, m: Move) -> bool {
         c == Color::Black && self.is_forbidden(m)
