@@ -224,20 +224,107 @@ fn engine_points(board: &Board) -> Vec<(i32, i32)> {
 type TableCase = (&'static str, &'static [&'static str], &'static [(i32, i32)]);
 
 const TABLE: &[TableCase] = &[
+    ("overline XXX.XX", &["", "", "..XXX.XX"], &[(5, 2)]),
     (
-        "overline XXX.XX",
-        &["", "", "..XXX.XX"],
-        &[(5, 2)],
-    ),
-    (
-        "double four in one line X.X.X.X",
+        "double four in one line, X.X*X.X",
         &["", "", "", "", "", "", "", "..X.X.X.X"],
         &[(5, 7)],
     ),
     (
-        "double four in one line XXX...XXX",
+        "double four in one line, XXX.*.XXX (its neighbours make straight fours: allowed)",
         &["", "", "", "", "", "", "", ".XXX...XXX"],
         &[(5, 7)],
+    ),
+    (
+        "five at (5,4) with a double four in the column and the diagonal: the five wins",
+        &[
+            "",
+            ".....X",
+            ".....X",
+            ".....X",
+            ".XXXX",
+            "......X",
+            ".......X",
+            "........X",
+        ],
+        &[],
+    ),
+    (
+        "the same without the row: (5,4) is a plain double four",
+        &[
+            "",
+            ".....X",
+            ".....X",
+            ".....X",
+            "",
+            "......X",
+            ".......X",
+            "........X",
+        ],
+        &[(5, 4)],
+    ),
+    (
+        "straight four plus three at (5,7) is a four-three, allowed",
+        &["", "", "", "", "", ".....X", ".....X", "..XXX"],
+        &[],
+    ),
+    (
+        // From a game (position 140 of the data): (12,9) has the shape of two threes,
+        // but the diagonal one becomes a straight four only at (10,7), which is a double
+        // four (diagonal and column 10): one real three, so (12,9) is allowed.
+        "a three whose only completion square is forbidden (double four)",
+        &[
+            "",
+            "",
+            "",
+            "",
+            "...........O",
+            "..........X",
+            ".........XX..O",
+            "........XO..X",
+            ".....O.XO..X",
+            "......OOO.X",
+            "......XO.X",
+            ".....OXOO.X",
+            ".........X",
+        ],
+        &[(7, 6), (11, 6), (11, 10)],
+    ),
+    (
+        // From a game (position 845): (8,5) has a row three completed at (7,5) and a
+        // diagonal three completed at (9,4). (7,5) would make a row four, a diagonal
+        // three and an anti-diagonal three; the diagonal three is not real because its
+        // only completion (6,4) is an overline, so (7,5) is a four-three and allowed,
+        // and (8,5) is a real double three. Judged one level less deep, (7,5) would
+        // count as a double three and (8,5) as allowed. (7,5) itself, on the board as it
+        // is, is a double three (its row three is completed at (8,5), a four-three).
+        "nested double three, three levels deep",
+        &[
+            "",
+            "",
+            "",
+            "",
+            "",
+            "...O..X..X",
+            "....XOXXXO",
+            ".....XXOOX",
+            "......XOOO.X",
+            "....OXXXXOOOX",
+            "......O.OO",
+            ".........XO.X",
+            "..........O",
+        ],
+        &[(6, 4), (7, 5), (8, 5)],
+    ),
+    (
+        "double three: row three .XX* and the column",
+        &["", "", "", "", "", "....X", "....X", "..XX"],
+        &[(4, 7)],
+    ),
+    (
+        "the same with a blocked square at (1,7): the row has no room for a straight four",
+        &["", "", "", "", "", "....X", "....X", ".#XX"],
+        &[],
     ),
 ];
 
@@ -292,7 +379,7 @@ fn load_positions() -> Vec<Vec<(i32, i32)>> {
 
 /// The position as a YXBOARD block: field 1 for the side to move.
 fn yxboard(moves: &[(i32, i32)]) -> String {
-    let black_to_move = moves.len() % 2 == 0;
+    let black_to_move = moves.len().is_multiple_of(2);
     let mut text = String::from("YXBOARD\n");
     for (i, (x, y)) in moves.iter().enumerate() {
         let black = i % 2 == 0;
@@ -345,7 +432,11 @@ fn showforbid_agrees_with_the_reference_on_real_games() {
         let mut grid = Grid::new(15);
         let mut board = Board::new(15, 15, Rule::Renju);
         for (n, &(x, y)) in moves.iter().enumerate() {
-            let colour = if n % 2 == 0 { reference::BLACK } else { reference::WHITE };
+            let colour = if n % 2 == 0 {
+                reference::BLACK
+            } else {
+                reference::WHITE
+            };
             grid.set(x, y, colour);
             board.make(Move::from_xy(x as usize, y as usize));
         }
@@ -392,9 +483,14 @@ fn black_never_played_a_forbidden_move_in_the_games() {
             grid.set(x, y, colour);
         }
     }
-    eprintln!("{} games, {black_moves} black moves, none forbidden", games.len());
+    eprintln!(
+        "{} games, {black_moves} black moves, none forbidden",
+        games.len()
+    );
 }
 
+/// For debugging a disagreement: `POS=n cargo test --release --test renju_reference
+/// dump_position -- --ignored --nocapture` prints position n and the engine's fouls.
 #[test]
 #[ignore]
 fn dump_position() {
