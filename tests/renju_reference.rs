@@ -512,3 +512,44 @@ fn dump_position() {
         eprintln!("{y:2} {}", r.iter().collect::<String>());
     }
 }
+
+/// Judges the black moves of arena games with the reference: `RENJU_GAMES=games.txt cargo
+/// test --release --test renju_reference judge_games -- --ignored --nocapture` (arena
+/// `games.txt`, or one `x,y ...` game a line). Fails on any forbidden black move.
+#[test]
+#[ignore]
+fn judge_games() {
+    let path = std::env::var("RENJU_GAMES").expect("RENJU_GAMES");
+    let text = std::fs::read_to_string(&path).expect("readable games file");
+    let (mut games, mut black_moves, mut fouls) = (0, 0, Vec::new());
+    let games_of = |l: &str| match l.split_once(" moves=") {
+        Some((_, moves)) => Some(moves.to_string()),
+        None if l.starts_with('#') || l.trim().is_empty() => None,
+        None => Some(l.to_string()),
+    };
+    for moves in text.lines().filter_map(games_of) {
+        games += 1;
+        let mut grid = Grid::new(15);
+        for (n, mv) in moves.split_whitespace().enumerate() {
+            let (x, y) = mv.split_once(',').expect("x,y");
+            let (x, y): (i32, i32) = (x.parse().expect("x"), y.parse().expect("y"));
+            if n % 2 == 0 {
+                black_moves += 1;
+                if reference::is_forbidden(&mut grid, x, y) {
+                    fouls.push(format!("game {games} move {}: {x},{y}", n + 1));
+                }
+            }
+            let colour = if n % 2 == 0 {
+                reference::BLACK
+            } else {
+                reference::WHITE
+            };
+            grid.set(x, y, colour);
+        }
+    }
+    eprintln!(
+        "{games} games, {black_moves} black moves, {} forbidden",
+        fouls.len()
+    );
+    assert!(fouls.is_empty(), "{}", fouls.join("\n"));
+}
