@@ -210,8 +210,8 @@ impl<'a> Search<'a> {
             };
         }
         self.vcf_nodes_left = ROOT_VCF_NODES;
-        // The VCF judges renju fouls by shape; a first move the exact check forbids is no
-        // win (the rest of the chain is re-checked move by move as the game goes on).
+        // The VCF checks Black's fours exactly (`Position::is_legal_for`); the filter
+        // below is a second guard for the move we play.
         let vcf = self
             .shortest_vcf(pos, vcf::MAX_VCF_DEPTH)
             .filter(|&m| !pos.board.is_forbidden_for(us, m) && !self.excluded.contains(&m));

@@ -25,10 +25,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Printed once per renju game before our first move, so whoever reads the game log knows
-/// what the engine does about forbidden points: the move it plays is checked exactly
-/// (`Board::is_forbidden`), while the search looks at them by shape only.
+/// what the engine does about forbidden points: the move it plays and Black's moves and
+/// fours in the search are checked exactly (`Board::is_forbidden`), while the evaluation
+/// judges them by shape.
 pub const RENJU_NOTICE: &str =
-    "renju: forbidden points are checked exactly for the move we play; the search sees them by shape only";
+    "renju: forbidden points are checked exactly for the move we play and for Black's moves and fours in the search; the evaluation judges them by shape";
 
 const NO_GAME: &str = "no game started: send START first";
 
