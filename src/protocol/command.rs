@@ -112,6 +112,12 @@ pub enum Command {
     },
     /// `YXBLOCKRESET`: the engine may play every square again.
     BlockReset,
+    /// `YXBALANCEONE bias` (one move) or `YXBALANCETWO bias` (two): moves that leave
+    /// the position balanced, shifted by `bias`.
+    Balance {
+        two: bool,
+        bias: i64,
+    },
     /// A known command with unusable arguments; answered `ERROR <reason>`.
     Malformed {
         reason: String,
@@ -130,6 +136,7 @@ impl Command {
                 | Command::Turn(_)
                 | Command::Play(_)
                 | Command::NBest(_)
+                | Command::Balance { .. }
                 | Command::Swap2Board { .. }
                 | Command::Board {
                     kind: BoardKind::Board,
@@ -141,7 +148,7 @@ impl Command {
 
 /// Words that end an unfinished block: a manager that forgot `DONE` has moved on.
 /// Anything else inside a block is a (possibly bad) block line.
-const COMMAND_WORDS: [&str; 23] = [
+const COMMAND_WORDS: [&str; 25] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -165,6 +172,8 @@ const COMMAND_WORDS: [&str; 23] = [
     "YXBLOCK",
     "YXBLOCKUNDO",
     "YXBLOCKRESET",
+    "YXBALANCEONE",
+    "YXBALANCETWO",
 ];
 
 /// Most lines a block may hold (a 32x32 board has 1024 squares); more is a manager bug,
@@ -335,6 +344,8 @@ impl Parser {
             "YXBLOCK" => return self.open(BlockKind::Block { undo: false }),
             "YXBLOCKUNDO" => return self.open(BlockKind::Block { undo: true }),
             "YXBLOCKRESET" => Command::BlockReset,
+            "YXBALANCEONE" => parse_balance(false, rest),
+            "YXBALANCETWO" => parse_balance(true, rest),
             "DONE" => malformed("DONE", "no BOARD block is open"),
             _ => Command::Unknown(excerpt(line)),
         };
@@ -374,6 +385,14 @@ fn parse_nbest(rest: &str) -> Command {
             "YXNBEST",
             &format!("expected a count of 1 or more, got '{}'", excerpt(rest)),
         ),
+    }
+}
+
+fn parse_balance(two: bool, rest: &str) -> Command {
+    let name = if two { "YXBALANCETWO" } else { "YXBALANCEONE" };
+    match parse_int(rest) {
+        Some(bias) => Command::Balance { two, bias },
+        None => malformed(name, &format!("expected a bias, got '{}'", excerpt(rest))),
     }
 }
 

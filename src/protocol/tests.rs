@@ -364,3 +364,25 @@ fn hash_size_is_a_numeric_info_key() {
         Command::Info(Info::BadValue { .. })
     ));
 }
+
+#[test]
+fn balance_commands_take_a_bias() {
+    assert_eq!(
+        parse_one("YXBALANCEONE 0"),
+        Command::Balance {
+            two: false,
+            bias: 0
+        }
+    );
+    assert_eq!(
+        parse_one("yxbalancetwo -150"),
+        Command::Balance {
+            two: true,
+            bias: -150
+        }
+    );
+    assert!(Command::Balance { two: true, bias: 0 }.expects_move());
+    for bad in ["YXBALANCEONE", "YXBALANCETWO x"] {
+        assert!(is_malformed(&parse_one(bad)), "{bad}");
+    }
+}

@@ -6,6 +6,7 @@
 //! what `main` calls. A command that fails replies `ERROR <reason>` and leaves the game
 //! exactly as it was.
 
+mod balance;
 mod cli;
 mod position;
 mod runner;
@@ -151,6 +152,7 @@ impl Session {
                 self.blocked.clear();
                 Ok(())
             }
+            Command::Balance { two, bias } => self.balance(two, bias, ctx, emit),
         }
     }
 

@@ -53,7 +53,7 @@ impl Session {
     }
 
     /// Limits for one of `lines_left` searches that share what is left of the turn.
-    fn share_of_turn(&self, arrival: Instant, lines_left: u32) -> Limits {
+    pub(super) fn share_of_turn(&self, arrival: Instant, lines_left: u32) -> Limits {
         let whole = self.limits(arrival, None);
         let share = whole.clock.budget().hard / lines_left.max(1);
         self.limits(arrival, Some(share))
