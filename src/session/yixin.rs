@@ -49,7 +49,10 @@ impl Session {
             );
             emit(Reply::Message(text));
         }
-        self.play_ours(lines[0].0, emit)
+        let (best, _) = lines
+            .first()
+            .ok_or_else(|| "YXNBEST: no move found".to_string())?;
+        self.play_ours(*best, emit)
     }
 
     /// Limits for one of `lines_left` searches that share what is left of the turn.
