@@ -166,7 +166,7 @@ impl Tracker {
             "START" => self.start(arg.parse().ok().map(|n| (n, n))),
             "RECTSTART" => self.start(parse_fields(arg).map(|f| (f[0], f[1]))),
             "RESTART" => self.clear_stones(),
-            "BOARD" => self.open_block(Block::Board),
+            "BOARD" | "YXBOARD" => self.open_block(Block::Board),
             "SWAP2BOARD" => self.open_block(Block::Swap2),
             "TURN" => self.with_square(arg, |t, s| t.place(s, Owner::Runner)),
             "PLAY" => self.with_square(arg, |t, s| t.place(s, Owner::Brain)),

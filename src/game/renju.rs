@@ -51,6 +51,15 @@ impl Board {
         self.renju_foul(m).is_some()
     }
 
+    /// Black's forbidden points, column by column (x, then y), as YXSHOWFORBID lists them;
+    /// empty under every rule but renju.
+    pub fn forbidden_points(&self) -> Vec<Move> {
+        (0..self.width())
+            .flat_map(|x| (0..self.height()).map(move |y| Move::from_xy(x, y)))
+            .filter(|&m| self.is_forbidden(m))
+            .collect()
+    }
+
     /// Whether `c` may not play `m`: only Black is ever restricted.
     pub fn is_forbidden_for(&self, c: Color, m: Move) -> bool {
         c == Color::Black && self.is_forbidden(m)
@@ -190,7 +199,8 @@ fn fours_in_line(probe: &mut Probe, m: Move, step: isize) -> u8 {
 /// Lines through the placed `m` holding a real three, counted up to two. Lines are first
 /// screened by shape alone, so the recursive check runs only when a double three is
 /// possible. A line with a four never has the shape of a three: the four's five square
-/// would be an end of the straight four and make six.
+/// would be an end of the straight four and make six, and a straight four stays one only
+/// with the extra stone outside it (see `makes_straight_four`).
 fn real_threes(probe: &mut Probe, m: Move, depth: usize) -> usize {
     let shaped = DIRS.map(|step| straight_four_points(probe, m, step).next().is_some());
     if shaped.iter().filter(|&&s| s).count() < 2 {
@@ -221,7 +231,7 @@ fn straight_four_points(probe: &mut Probe, m: Move, step: isize) -> impl Iterato
     let mut n = 0;
     for k in (-3..=3).filter(|&k| k != 0) {
         let q = m.offset(k * step);
-        if probe.is_empty(q) && makes_straight_four(probe, m, step, q) {
+        if probe.is_empty(q) && makes_straight_four(probe, m, step, k) {
             points[n] = q;
             n += 1;
         }
@@ -229,12 +239,15 @@ fn straight_four_points(probe: &mut Probe, m: Move, step: isize) -> impl Iterato
     points.into_iter().take(n)
 }
 
-/// Whether a black stone at the empty `q` makes `.XXXX.` through `m`, each end completing
-/// exactly five.
-fn makes_straight_four(probe: &mut Probe, m: Move, step: isize, q: Move) -> bool {
-    probe.push(q);
+/// Whether a black stone at the empty square `k` steps from `m` makes `.XXXX.` through
+/// `m` and itself, each end completing exactly five. The stone must be part of the four:
+/// when `m` already made a straight four, a stone further along the line leaves it one,
+/// and that is a four, not a three.
+fn makes_straight_four(probe: &mut Probe, m: Move, step: isize, k: isize) -> bool {
+    probe.push(m.offset(k * step));
     let (back, fwd) = (probe.reach(m, -step), probe.reach(m, step));
     let straight = back + fwd + 1 == 4
+        && (-back..=fwd).contains(&k)
         && probe.fives_with(m, step, m.offset(-(back + 1) * step))
         && probe.fives_with(m, step, m.offset((fwd + 1) * step));
     probe.pop();
@@ -349,6 +362,29 @@ mod tests {
     fn four_three_is_allowed() {
         let rows = ["", "", "", "", ".....X", ".....X", ".OXXX*", "", "", ""];
         assert_eq!(foul(&rows), None);
+    }
+
+    #[test]
+    fn straight_four_with_a_three_is_allowed() {
+        // `.XXX*.` makes a straight four on the row; the column three makes it a
+        // four-three, not a double three (a stone further along the row leaves the
+        // straight four as it is, so the row holds no three).
+        let rows = ["", "", "", "", "", ".....X", ".....X", "..XXX*", "", ""];
+        assert_eq!(foul(&rows), None);
+        // Found by tests/renju_reference.rs in a real game: a diagonal straight four and
+        // a split three `XX.X` on the other diagonal.
+        let game = [
+            "",
+            "",
+            "........X",
+            ".........X",
+            "......XXOO",
+            "....O*OOOX",
+            "......XXO.O",
+            ".....O.XXOX",
+            "....O...X.X",
+        ];
+        assert_eq!(foul(&game), None);
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub enum Info {
     MaxDepth(i64),
     MaxNode(i64),
     ThreadNum(i64),
+    /// Yixin-Board: transposition table size in KB (0: size it from `max_memory` again).
+    HashSize(i64),
     /// The whole rest of the line: paths contain spaces and backslashes.
     Folder(String),
     Evaluate(String),
@@ -93,6 +95,29 @@ pub enum Command {
     End,
     /// `YXSTOP` or `STOP`: finish the running search now.
     Stop,
+    /// `YXNBEST n`: the n best moves as MESSAGE lines, then play the best.
+    NBest(u32),
+    /// `YXHASHCLEAR`: forget the transposition table and history.
+    HashClear,
+    /// `YXSHOWINFO`: a GUI asks for the engine's limits.
+    ShowInfo,
+    /// `YXSHOWFORBID`: list Black's renju forbidden points.
+    ShowForbid,
+    /// A complete `YXBLOCK` (or, with `undo`, `YXBLOCKUNDO`) block: squares the engine
+    /// must not play (or may play again).
+    Block {
+        undo: bool,
+        points: Vec<Point>,
+        errors: Vec<String>,
+    },
+    /// `YXBLOCKRESET`: the engine may play every square again.
+    BlockReset,
+    /// `YXBALANCEONE bias` (one move) or `YXBALANCETWO bias` (two): moves that leave
+    /// the position balanced, shifted by `bias`.
+    Balance {
+        two: bool,
+        bias: i64,
+    },
     /// A known command with unusable arguments; answered `ERROR <reason>`.
     Malformed {
         reason: String,
@@ -110,6 +135,8 @@ impl Command {
             Command::Begin
                 | Command::Turn(_)
                 | Command::Play(_)
+                | Command::NBest(_)
+                | Command::Balance { .. }
                 | Command::Swap2Board { .. }
                 | Command::Board {
                     kind: BoardKind::Board,
@@ -121,7 +148,7 @@ impl Command {
 
 /// Words that end an unfinished block: a manager that forgot `DONE` has moved on.
 /// Anything else inside a block is a (possibly bad) block line.
-const COMMAND_WORDS: [&str; 16] = [
+const COMMAND_WORDS: [&str; 25] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -138,6 +165,15 @@ const COMMAND_WORDS: [&str; 16] = [
     "YXSTOP",
     "STOP",
     "DONE",
+    "YXNBEST",
+    "YXHASHCLEAR",
+    "YXSHOWINFO",
+    "YXSHOWFORBID",
+    "YXBLOCK",
+    "YXBLOCKUNDO",
+    "YXBLOCKRESET",
+    "YXBALANCEONE",
+    "YXBALANCETWO",
 ];
 
 /// Most lines a block may hold (a 32x32 board has 1024 squares); more is a manager bug,
@@ -148,6 +184,10 @@ const MAX_BLOCK_LINES: usize = 4096;
 enum BlockKind {
     Board(BoardKind),
     Swap2,
+    /// YXBLOCK (`undo` false) or YXBLOCKUNDO.
+    Block {
+        undo: bool,
+    },
 }
 
 /// A BOARD-like block being read, up to its `DONE`.
@@ -155,7 +195,7 @@ enum BlockKind {
 struct Block {
     kind: BlockKind,
     board_lines: Vec<BoardLine>,
-    swap_stones: Vec<Point>,
+    points: Vec<Point>,
     errors: Vec<String>,
 }
 
@@ -164,7 +204,7 @@ impl Block {
         Block {
             kind,
             board_lines: Vec::new(),
-            swap_stones: Vec::new(),
+            points: Vec::new(),
             errors: Vec::new(),
         }
     }
@@ -174,11 +214,13 @@ impl Block {
             BlockKind::Board(BoardKind::Board) => "BOARD",
             BlockKind::Board(BoardKind::YxBoard) => "YXBOARD",
             BlockKind::Swap2 => "SWAP2BOARD",
+            BlockKind::Block { undo: false } => "YXBLOCK",
+            BlockKind::Block { undo: true } => "YXBLOCKUNDO",
         }
     }
 
     fn add_line(&mut self, line: &str) {
-        let stored = self.board_lines.len() + self.swap_stones.len() + self.errors.len();
+        let stored = self.board_lines.len() + self.points.len() + self.errors.len();
         if stored >= MAX_BLOCK_LINES {
             if stored == MAX_BLOCK_LINES {
                 self.errors.push("too many lines in block".to_string());
@@ -187,7 +229,8 @@ impl Block {
         }
         let parsed = match self.kind {
             BlockKind::Board(_) => parse_board_line(line).map(|l| self.board_lines.push(l)),
-            BlockKind::Swap2 => parse_point(line).map(|p| self.swap_stones.push(p)),
+            BlockKind::Swap2 => parse_point(line).map(|p| self.points.push(p)),
+            BlockKind::Block { .. } => parse_block_line(line).map(|p| self.points.push(p)),
         };
         if let Err(e) = parsed {
             self.errors
@@ -203,7 +246,12 @@ impl Block {
                 errors: self.errors,
             },
             BlockKind::Swap2 => Command::Swap2Board {
-                stones: self.swap_stones,
+                stones: self.points,
+                errors: self.errors,
+            },
+            BlockKind::Block { undo } => Command::Block {
+                undo,
+                points: self.points,
                 errors: self.errors,
             },
         }
@@ -289,6 +337,15 @@ impl Parser {
             "ABOUT" => Command::About,
             "END" => Command::End,
             "YXSTOP" | "STOP" => Command::Stop,
+            "YXNBEST" => parse_nbest(rest),
+            "YXHASHCLEAR" => Command::HashClear,
+            "YXSHOWINFO" => Command::ShowInfo,
+            "YXSHOWFORBID" => Command::ShowForbid,
+            "YXBLOCK" => return self.open(BlockKind::Block { undo: false }),
+            "YXBLOCKUNDO" => return self.open(BlockKind::Block { undo: true }),
+            "YXBLOCKRESET" => Command::BlockReset,
+            "YXBALANCEONE" => parse_balance(false, rest),
+            "YXBALANCETWO" => parse_balance(true, rest),
             "DONE" => malformed("DONE", "no BOARD block is open"),
             _ => Command::Unknown(excerpt(line)),
         };
@@ -315,6 +372,27 @@ fn parse_start(rest: &str) -> Command {
     match parse_int(rest) {
         Some(size) => Command::Start { size },
         None => malformed("START", &format!("bad board size '{}'", excerpt(rest))),
+    }
+}
+
+/// Most lines YXNBEST may ask for: more than a 32x32 board has squares is pointless.
+const MAX_NBEST: i64 = 1024;
+
+fn parse_nbest(rest: &str) -> Command {
+    match parse_int(rest) {
+        Some(n) if n >= 1 => Command::NBest(n.min(MAX_NBEST) as u32),
+        _ => malformed(
+            "YXNBEST",
+            &format!("expected a count of 1 or more, got '{}'", excerpt(rest)),
+        ),
+    }
+}
+
+fn parse_balance(two: bool, rest: &str) -> Command {
+    let name = if two { "YXBALANCETWO" } else { "YXBALANCEONE" };
+    match parse_int(rest) {
+        Some(bias) => Command::Balance { two, bias },
+        None => malformed(name, &format!("expected a bias, got '{}'", excerpt(rest))),
     }
 }
 
@@ -372,6 +450,16 @@ fn parse_board_line(text: &str) -> Result<BoardLine, String> {
     Ok(BoardLine { at, field })
 }
 
+/// A YXBLOCK line: `x,y`, or `x,y,field` as Rapfi also reads it (the field is ignored).
+fn parse_block_line(text: &str) -> Result<Point, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    match parts.len() {
+        2 => parse_coords(&parts),
+        3 => parse_coords(&parts[..2]),
+        _ => Err("expected x,y".to_string()),
+    }
+}
+
 fn parse_info(rest: &str) -> Info {
     let (key, value) = split_word(rest);
     let key = key.to_ascii_lowercase();
@@ -392,6 +480,7 @@ fn parse_info(rest: &str) -> Info {
         "max_depth" => number(Info::MaxDepth),
         "max_node" => number(Info::MaxNode),
         "thread_num" => number(Info::ThreadNum),
+        "hash_size" => number(Info::HashSize),
         "folder" => Info::Folder(value.to_string()),
         "evaluate" => Info::Evaluate(value.to_string()),
         _ => Info::Unknown(key),

@@ -20,6 +20,8 @@ pub enum Reply {
     Unknown(String),
     Message(String),
     Debug(String),
+    /// YXSHOWFORBID: `FORBID XXYYXXYY...` then `.`, each coordinate two digits.
+    Forbid(Vec<(usize, usize)>),
 }
 
 impl Reply {
@@ -39,6 +41,13 @@ impl Reply {
             Reply::Unknown(text) => tagged("UNKNOWN", text),
             Reply::Message(text) => tagged("MESSAGE", text),
             Reply::Debug(text) => tagged("DEBUG", text),
+            Reply::Forbid(points) => {
+                let digits: String = points
+                    .iter()
+                    .map(|(x, y)| format!("{x:02}{y:02}"))
+                    .collect();
+                format!("FORBID {digits}.")
+            }
         }
     }
 }
@@ -76,6 +85,16 @@ mod tests {
             Reply::Moves(vec![(7, 7), (8, 7), (9, 9)]).to_line(),
             "7,7 8,7 9,9"
         );
+    }
+
+    #[test]
+    fn forbid_lists_two_digit_coordinates_and_ends_with_a_dot() {
+        assert_eq!(
+            Reply::Forbid(vec![(9, 12), (10, 11)]).to_line(),
+            "FORBID 09121011."
+        );
+        assert_eq!(Reply::Forbid(vec![(0, 5)]).to_line(), "FORBID 0005.");
+        assert_eq!(Reply::Forbid(Vec::new()).to_line(), "FORBID .");
     }
 
     #[test]

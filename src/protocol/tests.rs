@@ -292,3 +292,97 @@ fn move_commands_are_flagged() {
     }
     .expects_move());
 }
+
+#[test]
+fn yixin_commands_parse_in_any_case() {
+    assert_eq!(parse_one("YXNBEST 3"), Command::NBest(3));
+    assert_eq!(parse_one("yxnbest  1 "), Command::NBest(1));
+    assert_eq!(parse_one("YXNBEST 99999999"), Command::NBest(1024));
+    assert_eq!(parse_one("yxhashclear"), Command::HashClear);
+    assert_eq!(parse_one("YXSHOWINFO"), Command::ShowInfo);
+    assert_eq!(parse_one("YxShowForbid"), Command::ShowForbid);
+    assert_eq!(parse_one("YXBLOCKRESET"), Command::BlockReset);
+    for bad in ["YXNBEST", "YXNBEST 0", "YXNBEST -2", "YXNBEST x"] {
+        assert!(is_malformed(&parse_one(bad)), "{bad}");
+    }
+}
+
+#[test]
+fn yxnbest_expects_a_move() {
+    assert!(Command::NBest(2).expects_move());
+    assert!(!Command::ShowForbid.expects_move());
+}
+
+#[test]
+fn yxblock_blocks_collect_points_until_done() {
+    let out = parse_all(&["yxblock", "7,7", "8, 9", "1,2,1", "DONE"]);
+    assert_eq!(
+        out,
+        vec![Command::Block {
+            undo: false,
+            points: vec![pt(7, 7), pt(8, 9), pt(1, 2)],
+            errors: vec![],
+        }]
+    );
+    let out = parse_all(&["YXBLOCKUNDO", "3,4", "done"]);
+    assert_eq!(
+        out,
+        vec![Command::Block {
+            undo: true,
+            points: vec![pt(3, 4)],
+            errors: vec![],
+        }]
+    );
+}
+
+#[test]
+fn bad_yxblock_lines_are_reported_and_a_command_ends_an_open_block() {
+    let out = parse_all(&["YXBLOCK", "7", "a,b", "DONE"]);
+    let Command::Block { points, errors, .. } = &out[0] else {
+        panic!("{out:?}");
+    };
+    assert!(points.is_empty());
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    let out = parse_all(&["YXBLOCK", "7,7", "YXNBEST 2"]);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(is_malformed(&out[0]));
+    assert_eq!(out[1], Command::NBest(2));
+}
+
+#[test]
+fn hash_size_is_a_numeric_info_key() {
+    assert_eq!(
+        parse_one("INFO hash_size 65536"),
+        Command::Info(Info::HashSize(65536))
+    );
+    assert_eq!(
+        parse_one("INFO HASH_SIZE 1"),
+        Command::Info(Info::HashSize(1))
+    );
+    assert!(matches!(
+        parse_one("INFO hash_size lots"),
+        Command::Info(Info::BadValue { .. })
+    ));
+}
+
+#[test]
+fn balance_commands_take_a_bias() {
+    assert_eq!(
+        parse_one("YXBALANCEONE 0"),
+        Command::Balance {
+            two: false,
+            bias: 0
+        }
+    );
+    assert_eq!(
+        parse_one("yxbalancetwo -150"),
+        Command::Balance {
+            two: true,
+            bias: -150
+        }
+    );
+    assert!(Command::Balance { two: true, bias: 0 }.expects_move());
+    for bad in ["YXBALANCEONE", "YXBALANCETWO x"] {
+        assert!(is_malformed(&parse_one(bad)), "{bad}");
+    }
+}

@@ -254,8 +254,8 @@ impl Search<'_> {
     fn leaf(&mut self, pos: &mut Position, beta: i32, ply: usize) -> i32 {
         let us = pos.side();
         let them = us.opp();
-        if pos.eval.count(us, Threat::FlexFour) > 0
-            && pos.eval.count_at_least(them, Threat::Four) == 0
+        if pos.eval.count_at_least(them, Threat::Four) == 0
+            && pos.has_legal_threat(us, Threat::FlexFour)
         {
             return WIN - ply as i32 - 3;
         }

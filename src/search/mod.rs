@@ -79,17 +79,32 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(String),
     ) -> SearchResult {
+        self.search_excluding(board, limits, stop, &[], report)
+    }
+
+    /// `search` that never plays a square of `excluded` (YXBLOCK, YXNBEST's later lines)
+    /// unless nothing else is left; with nothing excluded it is exactly `search`.
+    pub fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        excluded: &[Move],
+        report: &mut dyn FnMut(String),
+    ) -> SearchResult {
         self.tt.new_search();
         self.history.iter_mut().for_each(|h| *h /= 8);
         let mut pos = Position::new(board);
         let mut search = Search::new(self, limits, stop);
+        search.excluded = excluded;
         let mut result = search.run(&mut pos, report);
         let us = pos.side();
         if result.best.is_none()
             || !pos.is_legal_for(us, result.best)
             || pos.board.is_forbidden_for(us, result.best)
+            || excluded.contains(&result.best)
         {
-            result.best = fallback_move(&pos);
+            result.best = fallback_move(&pos, excluded);
         }
         result
     }
@@ -98,15 +113,16 @@ impl Searcher {
 /// The best square by static move ordering that is not an exact renju forbidden point,
 /// preferring squares the evaluator also finds legal, nearest the centre on ties; any
 /// empty square if none. Used when the search produced nothing, or a move the exact
-/// check forbids (the evaluator's shape test misses a few, e.g. `X.XXX.X`).
-fn fallback_move(pos: &Position) -> Move {
+/// check forbids (the evaluator's shape test misses a few, e.g. `X.XXX.X`). Squares in
+/// `excluded` are taken only when every other empty square is excluded or forbidden.
+fn fallback_move(pos: &Position, excluded: &[Move]) -> Move {
     let us = pos.side();
     let (cx, cy) = (pos.board.width() as i64 / 2, pos.board.height() as i64 / 2);
     let dist = |m: &Move| (m.x() as i64 - cx).abs().max((m.y() as i64 - cy).abs());
     let allowed = pos
         .board
         .empty_squares()
-        .filter(|&m| !pos.board.is_forbidden_for(us, m))
+        .filter(|&m| !pos.board.is_forbidden_for(us, m) && !excluded.contains(&m))
         .max_by_key(|m| {
             let order = movegen::order_score(pos, us, *m);
             (pos.is_legal_for(us, *m), order, -dist(m))
@@ -122,6 +138,8 @@ pub(crate) struct Search<'a> {
     history: &'a mut [i32],
     limits: Limits,
     stop: &'a AtomicBool,
+    /// Root moves the search must not play (empty in games).
+    excluded: &'a [Move],
     start: Instant,
     nodes: u64,
     vcf_nodes_left: u64,
@@ -142,6 +160,7 @@ impl<'a> Search<'a> {
             history: &mut s.history,
             limits: *limits,
             stop,
+            excluded: &[],
             start: Instant::now(),
             nodes: 0,
             vcf_nodes_left: 0,
@@ -183,7 +202,7 @@ impl<'a> Search<'a> {
             result.best = Move::from_xy(pos.board.width() / 2, pos.board.height() / 2);
             return result;
         }
-        if let Some(m) = pos.find_threat(us, Threat::Five) {
+        if let Some(m) = self.root_five(pos) {
             return SearchResult {
                 best: m,
                 score: WIN - 1,
@@ -191,11 +210,11 @@ impl<'a> Search<'a> {
             };
         }
         self.vcf_nodes_left = ROOT_VCF_NODES;
-        // The VCF judges renju fouls by shape; a first move the exact check forbids is no
-        // win (the rest of the chain is re-checked move by move as the game goes on).
+        // The VCF checks Black's fours exactly (`Position::is_legal_for`); the filter
+        // below is a second guard for the move we play.
         let vcf = self
             .shortest_vcf(pos, vcf::MAX_VCF_DEPTH)
-            .filter(|&m| !pos.board.is_forbidden_for(us, m));
+            .filter(|&m| !pos.board.is_forbidden_for(us, m) && !self.excluded.contains(&m));
         if let Some(m) = vcf {
             report(format!(
                 "vcf found, playing {},{} nodes {}",
@@ -224,10 +243,18 @@ impl<'a> Search<'a> {
         );
         // Root moves are few: drop the renju fouls the shape test lets through, so the search
         // itself picks the best legal move.
-        let mut legal: Vec<(i32, Move)> = (0..root.len())
-            .map(|i| (root.score(i), root.get(i)))
-            .filter(|&(_, m)| !pos.board.is_forbidden_for(pos.side(), m))
-            .collect();
+        let mut legal = self.allowed_root_moves(pos, &root);
+        if legal.is_empty() && !self.excluded.is_empty() {
+            // The forced replies are all excluded: look at every move (they lose, and the
+            // search says by how much).
+            movegen::generate(
+                pos,
+                movegen::Mode::All,
+                self.history_of(pos.side()),
+                &mut root,
+            );
+            legal = self.allowed_root_moves(pos, &root);
+        }
         if legal.len() < root.len() {
             root.reorder(&mut legal);
         }
@@ -237,7 +264,8 @@ impl<'a> Search<'a> {
             depth: 0,
             nodes: 0,
         };
-        if root.len() <= 1 {
+        // A forced move needs no search, unless someone wants its score (exclusions).
+        if root.len() <= 1 && self.excluded.is_empty() {
             return result;
         }
         let max_depth = self
@@ -263,6 +291,27 @@ impl<'a> Search<'a> {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Our five square that is not excluded, if any.
+    fn root_five(&self, pos: &Position) -> Option<Move> {
+        let us = pos.side();
+        if self.excluded.is_empty() {
+            return pos.find_threat(us, Threat::Five);
+        }
+        pos.board
+            .empty_squares()
+            .find(|m| pos.threat(us, *m) == Threat::Five && !self.excluded.contains(m))
+    }
+
+    /// The root moves with their order scores, without renju fouls (the shape test lets
+    /// a few through) and excluded squares.
+    fn allowed_root_moves(&self, pos: &Position, root: &MoveList) -> Vec<(i32, Move)> {
+        (0..root.len())
+            .map(|i| (root.score(i), root.get(i)))
+            .filter(|&(_, m)| !pos.board.is_forbidden_for(pos.side(), m))
+            .filter(|(_, m)| !self.excluded.contains(m))
+            .collect()
     }
 
     fn history_of(&self, c: Color) -> &[i32] {

@@ -119,7 +119,7 @@ pub fn mode(pos: &Position) -> Mode {
     let them = pos.side().opp();
     if pos.eval.count(them, Threat::Five) > 0 {
         Mode::BlockFive
-    } else if pos.eval.count(them, Threat::FlexFour) > 0 {
+    } else if pos.has_legal_threat(them, Threat::FlexFour) {
         Mode::DefendFour
     } else if pos.eval.count(them, Threat::FourThree) > 0 && pos.board.rule() != Rule::Renju {
         // Renju is left out: there a black three may be false (its four square forbidden)

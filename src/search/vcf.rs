@@ -83,7 +83,7 @@ impl Search<'_> {
                     'scan: for y in 0..h {
                         for x in 0..w {
                             let m = Move::from_xy(x, y);
-                            if pos.threat(us, m) != t {
+                            if pos.threat(us, m) != t || !pos.is_legal_for(us, m) {
                                 continue;
                             }
                             if self.vcf_try(pos, m, depth) {

@@ -6,11 +6,13 @@
 //! what `main` calls. A command that fails replies `ERROR <reason>` and leaves the game
 //! exactly as it was.
 
+mod balance;
 mod cli;
 mod position;
 mod runner;
 mod settings;
 mod swap2;
+mod yixin;
 
 pub use cli::{bench_lines, demo, DemoOptions};
 pub use runner::{run, run_stdio, ExitMode};
@@ -18,16 +20,17 @@ pub use settings::{hash_bytes_for, InfoEffect, Settings};
 
 use crate::game::{Board, Move, Rule};
 use crate::protocol::{BoardKind, BoardLine, Command, Info, Point, Reply};
-use crate::search::{Clock, Limits, Searcher, TimeBudget};
+use crate::search::{Clock, Limits, SearchResult, Searcher, TimeBudget};
 use position::{board_from_lines, empty_square, legal_move_or_fallback};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Printed once per renju game before our first move, so whoever reads the game log knows
-/// what the engine does about forbidden points: the move it plays is checked exactly
-/// (`Board::is_forbidden`), while the search looks at them by shape only.
+/// what the engine does about forbidden points: the move it plays and Black's moves and
+/// fours in the search are checked exactly (`Board::is_forbidden`), while the evaluation
+/// judges them by shape.
 pub const RENJU_NOTICE: &str =
-    "renju: forbidden points are checked exactly for the move we play; the search sees them by shape only";
+    "renju: forbidden points are checked exactly for the move we play and for Black's moves and fours in the search; the evaluation judges them by shape";
 
 const NO_GAME: &str = "no game started: send START first";
 
@@ -48,6 +51,8 @@ pub struct Session {
     searcher: Option<Searcher>,
     searcher_hash_bytes: usize,
     renju_notice_due: bool,
+    /// Squares the engine must not play (YXBLOCK), until YXBLOCKRESET or a new game.
+    blocked: Vec<Move>,
 }
 
 impl Default for Session {
@@ -64,6 +69,7 @@ impl Session {
             searcher: None,
             searcher_hash_bytes: 0,
             renju_notice_due: true,
+            blocked: Vec::new(),
         }
     }
 
@@ -127,6 +133,26 @@ impl Session {
                 emit(Reply::Unknown(text));
                 Ok(())
             }
+            Command::NBest(n) => self.nbest(n, ctx, emit),
+            Command::HashClear => {
+                self.hash_clear(emit);
+                Ok(())
+            }
+            Command::ShowInfo => {
+                self.show_info(emit);
+                Ok(())
+            }
+            Command::ShowForbid => self.show_forbid(emit),
+            Command::Block {
+                undo,
+                points,
+                errors,
+            } => self.block(undo, &points, &errors),
+            Command::BlockReset => {
+                self.blocked.clear();
+                Ok(())
+            }
+            Command::Balance { two, bias } => self.balance(two, bias, ctx, emit),
         }
     }
 
@@ -169,6 +195,7 @@ impl Session {
             searcher.clear();
         }
         self.renju_notice_due = true;
+        self.blocked.clear();
     }
 
     fn turn(&mut self, p: Point, ctx: &Context, emit: Emit) -> Result<(), String> {
@@ -278,8 +305,9 @@ impl Session {
         }
     }
 
-    /// Searches the current position, plays the best move on our board and prints it.
-    fn play_best(&mut self, ctx: &Context, emit: Emit) -> Result<(), String> {
+    /// Checks that we can move (a game, an empty square) and prints the renju notice
+    /// once per game.
+    fn prepare_move(&mut self, emit: Emit) -> Result<(), String> {
         let board = self.board.as_ref().ok_or_else(|| NO_GAME.to_string())?;
         if board.empty_count() == 0 {
             return Err("board is full".to_string());
@@ -288,28 +316,41 @@ impl Session {
             emit(Reply::Message(RENJU_NOTICE.to_string()));
             self.renju_notice_due = false;
         }
+        Ok(())
+    }
+
+    /// Searches the current position, plays the best move on our board and prints it.
+    fn play_best(&mut self, ctx: &Context, emit: Emit) -> Result<(), String> {
+        self.prepare_move(emit)?;
         let limits = self.limits(ctx.arrival, None);
-        let (m, _score) = self.search_current(&limits, ctx, emit)?;
+        let (m, _) =
+            self.search_current(&limits, ctx, &[], &mut |line| emit(Reply::Message(line)))?;
+        self.play_ours(m, emit)
+    }
+
+    /// Plays our move `m` on the board and prints it.
+    fn play_ours(&mut self, m: Move, emit: Emit) -> Result<(), String> {
         let board = self.board_mut()?;
         board.make(m);
         emit(Reply::Move(m.x(), m.y()));
         Ok(())
     }
 
-    /// Runs the search on the current board; returns a legal move and the score.
+    /// Runs the search on the current board, never choosing a blocked square or one of
+    /// `extra` while another is left; returns a legal move and the search's result.
     fn search_current(
         &mut self,
         limits: &Limits,
         ctx: &Context,
-        emit: Emit,
-    ) -> Result<(Move, i32), String> {
+        extra: &[Move],
+        report: &mut dyn FnMut(String),
+    ) -> Result<(Move, SearchResult), String> {
         self.ensure_searcher();
+        let excluded: Vec<Move> = self.blocked.iter().chain(extra).copied().collect();
         let (Some(board), Some(searcher)) = (self.board.as_ref(), self.searcher.as_mut()) else {
             return Err(NO_GAME.to_string());
         };
-        let result = searcher.search(board, limits, ctx.stop, &mut |line| {
-            emit(Reply::Message(line))
-        });
+        let result = searcher.search_excluding(board, limits, ctx.stop, &excluded, report);
         log::info!(
             "search: depth {} nodes {} score {} in {:?}",
             result.depth,
@@ -319,7 +360,7 @@ impl Session {
         );
         let m = legal_move_or_fallback(board, result.best)
             .ok_or_else(|| "board is full".to_string())?;
-        Ok((m, result.score))
+        Ok((m, result))
     }
 
     fn swap2(
@@ -343,8 +384,10 @@ impl Session {
         // Decide as White, the side to move: swap if White is clearly worse.
         let previous = self.board.replace(opening);
         let limits = self.limits(ctx.arrival, Some(swap2::THINK_CAP));
-        let (m, score) = match self.search_current(&limits, ctx, emit) {
-            Ok(found) => found,
+        let searched =
+            self.search_current(&limits, ctx, &[], &mut |line| emit(Reply::Message(line)));
+        let (m, score) = match searched {
+            Ok((m, result)) => (m, result.score),
             Err(e) => {
                 self.board = previous;
                 return Err(e);

@@ -50,11 +50,19 @@ pub struct Settings {
     pub max_nodes: Option<u64>,
     /// Requested search threads; the search is single-threaded for now.
     pub threads: Option<i64>,
+    /// Yixin-Board's `INFO hash_size` in KB: when set, the table has this size (within
+    /// 1 MiB to 1 GiB) instead of one derived from `max_memory`. The later of the two wins.
+    pub hash_kb: Option<i64>,
 }
 
 impl Settings {
     pub fn hash_bytes(&self) -> usize {
-        hash_bytes_for(self.max_memory)
+        match self.hash_kb {
+            Some(kb) => kb
+                .saturating_mul(1024)
+                .clamp(MIN_HASH_BYTES, MAX_HASH_BYTES) as usize,
+            None => hash_bytes_for(self.max_memory),
+        }
     }
 
     /// Stores one INFO value. Unknown keys and unusable values are ignored (the protocol
@@ -78,6 +86,7 @@ impl Settings {
             }
             Info::MaxNode(n) => self.max_nodes = positive(n),
             Info::ThreadNum(n) => self.threads = Some(n),
+            Info::HashSize(kb) => return self.set_hash_kb(kb),
             Info::Folder(path) => self.folder = Some(path),
             Info::Evaluate(at) => self.evaluate = Some(at),
             Info::BadValue { key, value } => log::warn!("INFO {key}: bad value '{value}' ignored"),
@@ -91,8 +100,25 @@ impl Settings {
             log::warn!("INFO max_memory {bytes}: negative, ignored");
             return InfoEffect::None;
         }
+        self.resize(|s| {
+            s.max_memory = bytes;
+            s.hash_kb = None;
+        })
+    }
+
+    /// `hash_size` in KB; 0 goes back to sizing the table from `max_memory`.
+    fn set_hash_kb(&mut self, kb: i64) -> InfoEffect {
+        if kb < 0 {
+            log::warn!("INFO hash_size {kb}: negative, ignored");
+            return InfoEffect::None;
+        }
+        self.resize(|s| s.hash_kb = (kb > 0).then_some(kb))
+    }
+
+    /// Applies `change`; reports whether the table size changed.
+    fn resize(&mut self, change: impl FnOnce(&mut Settings)) -> InfoEffect {
         let before = self.hash_bytes();
-        self.max_memory = bytes;
+        change(self);
         if self.hash_bytes() != before {
             InfoEffect::MemoryChanged
         } else {
@@ -145,6 +171,28 @@ mod tests {
         assert_eq!(s.apply(Info::MaxMemory(100 * MIB)), InfoEffect::None);
         assert_eq!(s.apply(Info::MaxMemory(-5)), InfoEffect::None);
         assert_eq!(s.max_memory, 100 * MIB);
+    }
+
+    #[test]
+    fn hash_size_in_kb_overrides_max_memory_until_the_next_max_memory() {
+        let mut s = Settings::default();
+        assert_eq!(s.apply(Info::HashSize(65_536)), InfoEffect::MemoryChanged);
+        assert_eq!(s.hash_bytes(), 64 * MIB as usize);
+        assert_eq!(s.apply(Info::HashSize(65_536)), InfoEffect::None);
+        // Below 1 MiB and above 1 GiB the table is clamped like a max_memory one.
+        s.apply(Info::HashSize(1));
+        assert_eq!(s.hash_bytes(), MIB as usize);
+        s.apply(Info::HashSize(i64::MAX));
+        assert_eq!(s.hash_bytes(), GIB as usize);
+        assert_eq!(s.apply(Info::HashSize(-1)), InfoEffect::None);
+        assert_eq!(s.hash_bytes(), GIB as usize);
+        // max_memory afterwards takes over again; hash_size 0 also hands back.
+        s.apply(Info::MaxMemory(100 * MIB));
+        assert_eq!(s.hash_bytes(), hash_bytes_for(100 * MIB));
+        s.apply(Info::HashSize(2048));
+        assert_eq!(s.hash_bytes(), 2 * MIB as usize);
+        s.apply(Info::HashSize(0));
+        assert_eq!(s.hash_bytes(), hash_bytes_for(100 * MIB));
     }
 
     #[test]

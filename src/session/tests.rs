@@ -385,7 +385,10 @@ fn a_full_board_gives_an_error() {
 #[test]
 fn unknown_and_about() {
     let mut s = Session::new();
-    assert_eq!(talk(&mut s, "YXSHOWFORBID"), vec!["UNKNOWN YXSHOWFORBID"]);
+    assert_eq!(
+        talk(&mut s, "YXQUERYDATABASEALL"),
+        vec!["UNKNOWN YXQUERYDATABASEALL"]
+    );
     assert_eq!(talk(&mut s, "about"), vec![crate::protocol::about_line()]);
     assert!(talk(&mut s, "YXSTOP").is_empty());
 }
