@@ -79,7 +79,7 @@ function drawBoard(s) {
   for (const [x, y] of s.forbidden) drawCross(svg, x, y);
   if (s.result && s.result.line.length) drawWinLine(svg, s.result.line);
   if (s.hint) el("circle", { cx: at(s.hint[0]), cy: at(s.hint[1]), r: 15, fill: "none", stroke: "#1a8f3a", "stroke-width": 4, "stroke-dasharray": "6 4", class: "hint" }, svg);
-  if ($("show-pv").checked && s.analysis && !s.result) drawPv(svg, s);
+  if ($("show-pv").checked && s.analysis && !s.result && s.analysis.side === s.side) drawPv(svg, s);
   for (let y = 0; y < n; y++)
     for (let x = 0; x < n; x++)
       el("rect", { x: at(x) - CELL / 2, y: at(y) - CELL / 2, width: CELL, height: CELL, class: "pt", "data-x": x, "data-y": y }, svg);
