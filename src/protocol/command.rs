@@ -50,6 +50,8 @@ pub enum Info {
     MaxDepth(i64),
     MaxNode(i64),
     ThreadNum(i64),
+    /// Fivefold's strength, 1 (weakest) to 5 (full): see `crate::levels`.
+    Level(i64),
     /// The whole rest of the line: paths contain spaces and backslashes.
     Folder(String),
     Evaluate(String),
@@ -392,6 +394,7 @@ fn parse_info(rest: &str) -> Info {
         "max_depth" => number(Info::MaxDepth),
         "max_node" => number(Info::MaxNode),
         "thread_num" => number(Info::ThreadNum),
+        "level" => number(Info::Level),
         "folder" => Info::Folder(value.to_string()),
         "evaluate" => Info::Evaluate(value.to_string()),
         _ => Info::Unknown(key),
