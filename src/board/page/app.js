@@ -74,7 +74,8 @@ function drawBoard(s) {
   s.moves.forEach(([x, y], i) => drawStone(svg, x, y, i % 2 === 0 ? "black" : "white", numbers ? i + 1 : null, 1));
   if (s.moves.length) {
     const [x, y] = s.moves[s.moves.length - 1];
-    el("circle", { cx: at(x), cy: at(y), r: 5, fill: "#e0301e", class: "last" }, svg);
+    const mark = numbers ? { r: CELL * 0.45, fill: "none", stroke: "#e0301e", "stroke-width": 3 } : { r: 5, fill: "#e0301e" };
+    el("circle", { cx: at(x), cy: at(y), class: "last", ...mark }, svg);
   }
   for (const [x, y] of s.forbidden) drawCross(svg, x, y);
   if (s.result && s.result.line.length) drawWinLine(svg, s.result.line);
