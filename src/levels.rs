@@ -8,7 +8,7 @@ pub struct Level {
     pub max_nodes: Option<u64>,
 }
 
-/// Levels 1 to 5, weakest first. Each step is about five times the nodes of the one below;
+/// Levels 1 to 5, weakest first. Each step is four to five times the nodes of the one below;
 /// the README gives the matches that calibrated them.
 pub const LEVELS: [Level; 5] = [
     Level {
@@ -17,15 +17,15 @@ pub const LEVELS: [Level; 5] = [
     },
     Level {
         name: "Casual",
-        max_nodes: Some(2_500),
+        max_nodes: Some(2_000),
     },
     Level {
         name: "Club",
-        max_nodes: Some(12_000),
+        max_nodes: Some(8_000),
     },
     Level {
         name: "Expert",
-        max_nodes: Some(60_000),
+        max_nodes: Some(40_000),
     },
     Level {
         name: "Master",
@@ -55,7 +55,7 @@ mod tests {
         assert_eq!(level(0), None);
         assert_eq!(level(6), None);
         assert_eq!(level(1).map(|l| l.name), Some("Beginner"));
-        assert_eq!(info_lines(2), ["INFO max_node 2500"]);
+        assert_eq!(info_lines(2), ["INFO max_node 2000"]);
         assert!(info_lines(5).is_empty());
         let nodes: Vec<u64> = LEVELS.iter().filter_map(|l| l.max_nodes).collect();
         assert!(nodes.windows(2).all(|w| w[0] < w[1]));

@@ -61,12 +61,14 @@ function el(tag, attrs, parent, text) {
   return e;
 }
 
-const at = (i) => CELL * (i + 1);
+// Margin from the board edge to the first line: room for coordinates outside the stones.
+const EDGE = CELL * 1.25;
+const at = (i) => EDGE + CELL * i;
 const colName = (x) => String.fromCharCode(97 + x);
 
 function drawBoard(s) {
   const svg = $("board");
-  const n = s.size, span = CELL * (n + 1);
+  const n = s.size, span = 2 * EDGE + CELL * (n - 1);
   svg.setAttribute("viewBox", `0 0 ${span} ${span}`);
   svg.replaceChildren();
   drawGrid(svg, n);
@@ -91,8 +93,8 @@ function drawGrid(svg, n) {
   for (let i = 0; i < n; i++) {
     el("line", { x1: lo, y1: at(i), x2: hi, y2: at(i), stroke: "#5a3f12", "stroke-width": 1.2 }, svg);
     el("line", { x1: at(i), y1: lo, x2: at(i), y2: hi, stroke: "#5a3f12", "stroke-width": 1.2 }, svg);
-    el("text", { x: at(i), y: CELL * 0.55, "text-anchor": "middle", "font-size": 14, fill: "#4a3510" }, svg, colName(i));
-    el("text", { x: CELL * 0.45, y: at(i) + 5, "text-anchor": "middle", "font-size": 14, fill: "#4a3510" }, svg, String(i + 1));
+    el("text", { x: at(i), y: CELL * 0.45, "text-anchor": "middle", "font-size": 14, fill: "#4a3510" }, svg, colName(i));
+    el("text", { x: CELL * 0.4, y: at(i) + 5, "text-anchor": "middle", "font-size": 14, fill: "#4a3510" }, svg, String(i + 1));
   }
   const c = Math.floor(n / 2), d = n >= 13 ? 3 : 2;
   const stars = n >= 9 ? [[c, c], [d, d], [n - 1 - d, d], [d, n - 1 - d], [n - 1 - d, n - 1 - d]] : [[c, c]];
