@@ -48,7 +48,10 @@ fn action(name: &str, body: &Value, shared: &Shared, suites: &[Suite]) -> Reply 
         }
         "seats" => seats(&t, body).map(|s| t.set_seats(s)),
         "pause" => match body.get("paused").and_then(Value::as_bool) {
-            Some(p) => Ok(t.set_paused(p)),
+            Some(p) => {
+                t.set_paused(p);
+                Ok(())
+            }
             None => Err("`paused` must be true or false".to_string()),
         },
         "hint" => hint(&mut t),

@@ -278,7 +278,7 @@ fn position_lines(moves: &[(usize, usize)]) -> Vec<String> {
     let n = moves.len();
     for (i, (x, y)) in moves.iter().enumerate() {
         // The last stone is the opponent's; stones alternate back from it.
-        let own = (n - i) % 2 == 0;
+        let own = (n - i).is_multiple_of(2);
         let field = if own { 1 } else { 2 };
         lines.push(format!("{x},{y},{field}"));
     }
