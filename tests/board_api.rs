@@ -333,3 +333,33 @@ fn undo_is_sent_to_brains_as_takeback() {
         "{sent}"
     );
 }
+
+#[test]
+fn hint_swap_and_pause() {
+    let srv = Server::start();
+    new_game(&srv, "human", "human", 1000);
+    assert_eq!(srv.post("move", json!({"x": 7, "y": 7})).0, 200);
+    assert_eq!(srv.post("hint", json!({})).0, 200);
+    let s = srv.wait_for(10, "a hint", |s| !s["hint"].is_null());
+    assert_ne!(s["hint"], json!([7, 7]), "the hint is an empty square");
+    assert_eq!(moves(&s), 1, "a hint plays nothing");
+
+    new_game(&srv, "human", "engine:0:1", 1000);
+    let (status, s) = srv.post("swap", json!({}));
+    assert_eq!(
+        (status, s["seats"][0]["spec"].as_str()),
+        (200, Some("engine:0:1"))
+    );
+    srv.wait_for(10, "the engine's first move as black", |s| moves(s) == 1);
+    let (status, _) = srv.post("hint", json!({}));
+    assert_eq!(status, 200, "the person (white) may ask for a hint");
+
+    new_game(&srv, "engine:0:1", "engine:0:1", 1000);
+    let (status, s) = srv.post("pause", json!({"paused": true}));
+    assert_eq!((status, s["paused"].as_bool()), (200, Some(true)));
+    let n = moves(&srv.state());
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(moves(&srv.state()), n, "paused engines do not move");
+    assert_eq!(srv.post("pause", json!({"paused": false})).0, 200);
+    srv.wait_for(10, "play to resume", |s| moves(s) > n);
+}
