@@ -257,7 +257,9 @@ fn sync(s: &mut Seated, job: &Job) -> Result<Vec<String>, String> {
         }
     }
     let new = &job.moves[s.known.len().min(job.moves.len())..];
-    if in_step && !s.known.is_empty() && new.len() == 1 {
+    // The brain's board is `known`: one new stone is a TURN (on an empty board too, as
+    // Piskvork sends the first reply).
+    if in_step && new.len() == 1 {
         return Ok(vec![format!("TURN {},{}", new[0].0, new[0].1)]);
     }
     if in_step && job.moves.is_empty() && s.known.is_empty() {
