@@ -52,6 +52,8 @@ pub enum Info {
     ThreadNum(i64),
     /// Yixin-Board: transposition table size in KB (0: size it from `max_memory` again).
     HashSize(i64),
+    /// Fivefold's strength, 1 (weakest) to 5 (full): see `crate::levels`.
+    Level(i64),
     /// The whole rest of the line: paths contain spaces and backslashes.
     Folder(String),
     Evaluate(String),
@@ -481,6 +483,7 @@ fn parse_info(rest: &str) -> Info {
         "max_node" => number(Info::MaxNode),
         "thread_num" => number(Info::ThreadNum),
         "hash_size" => number(Info::HashSize),
+        "level" => number(Info::Level),
         "folder" => Info::Folder(value.to_string()),
         "evaluate" => Info::Evaluate(value.to_string()),
         _ => Info::Unknown(key),

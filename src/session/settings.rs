@@ -87,12 +87,21 @@ impl Settings {
             Info::MaxNode(n) => self.max_nodes = positive(n),
             Info::ThreadNum(n) => self.threads = Some(n),
             Info::HashSize(kb) => return self.set_hash_kb(kb),
+            Info::Level(n) => self.set_level(n),
             Info::Folder(path) => self.folder = Some(path),
             Info::Evaluate(at) => self.evaluate = Some(at),
             Info::BadValue { key, value } => log::warn!("INFO {key}: bad value '{value}' ignored"),
             Info::Unknown(key) => log::debug!("INFO {key}: unknown key ignored"),
         }
         InfoEffect::None
+    }
+
+    /// A named level sets the node limit it is played with (none at full strength).
+    fn set_level(&mut self, n: i64) {
+        match u8::try_from(n).ok().and_then(crate::levels::level) {
+            Some(level) => self.max_nodes = level.max_nodes,
+            None => log::warn!("INFO level {n}: not 1 to 5, ignored"),
+        }
     }
 
     fn set_max_memory(&mut self, bytes: i64) -> InfoEffect {
@@ -147,6 +156,22 @@ mod tests {
         assert_eq!(hash_bytes_for(1), MIB as usize);
         assert_eq!(hash_bytes_for(i64::MAX), GIB as usize);
         assert_eq!(hash_bytes_for(0x7FFF_FFFF), GIB as usize);
+    }
+
+    #[test]
+    fn level_sets_the_node_limit() {
+        let mut s = Settings::default();
+        s.apply(Info::Level(1));
+        assert_eq!(s.max_nodes, crate::levels::LEVELS[0].max_nodes);
+        assert!(s.max_nodes.is_some());
+        s.apply(Info::Level(9));
+        assert_eq!(
+            s.max_nodes,
+            crate::levels::LEVELS[0].max_nodes,
+            "out of range: kept"
+        );
+        s.apply(Info::Level(5));
+        assert_eq!(s.max_nodes, None, "full strength has no node limit");
     }
 
     #[test]
