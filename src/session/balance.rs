@@ -34,22 +34,42 @@ impl Session {
             return self.play_ours(first, emit);
         }
         self.board_mut()?.make(first);
-        let second = self.balanced_move(-target, ctx);
-        let board = self.board_mut()?;
-        let Ok((second, score)) = second else {
-            board.undo();
-            return second.map(|_| ());
-        };
-        board.make(second);
+        let (second, score) = self.balanced_reply(target, ctx)?;
         emit(balance_line(second, score));
         let xy = |m: Move| (m.x(), m.y());
         emit(Reply::Moves(vec![xy(first), xy(second)]));
         Ok(())
     }
 
+    /// After our balancing move was played: the opponent's move after which our score is
+    /// again closest to `target`, played on the board, with its score for the opponent.
+    /// On an error our move is taken back.
+    pub(super) fn balanced_reply(
+        &mut self,
+        target: i32,
+        ctx: &Context,
+    ) -> Result<(Move, i32), String> {
+        let second = self.balanced_move(-target, ctx);
+        let board = self.board_mut()?;
+        match second {
+            Ok((second, score)) => {
+                board.make(second);
+                Ok((second, score))
+            }
+            Err(e) => {
+                board.undo();
+                Err(e)
+            }
+        }
+    }
+
     /// The candidate for the side to move whose score after a short search is closest
     /// to `target`, with that score.
-    fn balanced_move(&mut self, target: i32, ctx: &Context) -> Result<(Move, i32), String> {
+    pub(super) fn balanced_move(
+        &mut self,
+        target: i32,
+        ctx: &Context,
+    ) -> Result<(Move, i32), String> {
         let board = self
             .board
             .as_ref()

@@ -20,6 +20,7 @@ pub use settings::{hash_bytes_for, InfoEffect, Settings};
 
 use crate::game::{Board, Move, Rule};
 use crate::protocol::{BoardKind, BoardLine, Command, Info, Point, Reply};
+use crate::search::score_text;
 use crate::search::{Clock, Limits, SearchResult, Searcher, TimeBudget};
 use position::{board_from_lines, empty_square, legal_move_or_fallback};
 use std::sync::atomic::AtomicBool;
@@ -393,13 +394,36 @@ impl Session {
                 return Err(e);
             }
         };
-        let board = self.board_mut()?;
         if swap2::should_swap(score) {
             emit(Reply::Swap);
+        } else if stones.len() == 3 && swap2::should_place_two(score) {
+            return self.swap2_place_two(ctx, emit);
         } else {
-            board.make(m);
+            self.board_mut()?.make(m);
             emit(Reply::Move(m.x(), m.y()));
         }
+        Ok(())
+    }
+
+    /// Swap2's third answer after three stones: a White and a Black stone that leave the
+    /// position balanced by our search, so the opponent must choose a colour.
+    fn swap2_place_two(&mut self, ctx: &Context, emit: Emit) -> Result<(), String> {
+        let (white, white_score) = self.balanced_move(0, ctx)?;
+        self.board_mut()?.make(white);
+        let (black, black_score) = self.balanced_reply(0, ctx)?;
+        emit(Reply::Message(format!(
+            "swap2: placing two, White {},{} scored {} and Black {},{} scored {}",
+            white.x(),
+            white.y(),
+            score_text(white_score),
+            black.x(),
+            black.y(),
+            score_text(black_score)
+        )));
+        emit(Reply::Moves(vec![
+            (white.x(), white.y()),
+            (black.x(), black.y()),
+        ]));
         Ok(())
     }
 }

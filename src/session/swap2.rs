@@ -1,5 +1,5 @@
 //! The Swap2 opening (SWAP2BOARD): propose three stones, or as White decide between
-//! swapping colours and playing on.
+//! swapping colours, playing on, and (after three stones) placing two more.
 
 use super::position::empty_square;
 use crate::game::{Board, Rule};
@@ -61,9 +61,20 @@ pub fn propose_opening(mut board: Board) -> Result<(Board, Reply), String> {
     Ok((board, Reply::Moves(placed)))
 }
 
+/// After three stones, White places two more (a White and a Black stone, and the
+/// opponent picks a colour) when its score is within this of even: a read that close is
+/// too unsure to commit to either colour on, so the opponent must choose instead.
+pub const PLACE_TWO_MARGIN: i32 = SWAP_MARGIN;
+
 /// `score` is the search's score for White, the side to move.
 pub fn should_swap(score: i32) -> bool {
     score < -SWAP_MARGIN
+}
+
+/// `score` as in `should_swap`: only after three stones (after five, two more is no
+/// option).
+pub fn should_place_two(score: i32) -> bool {
+    score.abs() <= PLACE_TWO_MARGIN
 }
 
 #[cfg(test)]
@@ -107,6 +118,15 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn place_two_only_near_even() {
+        assert!(should_place_two(0));
+        assert!(should_place_two(-PLACE_TWO_MARGIN));
+        assert!(!should_place_two(PLACE_TWO_MARGIN + 1));
+        assert!(!should_place_two(-SWAP_MARGIN - 1));
+        assert!(!(should_place_two(-SWAP_MARGIN - 1) && should_swap(-SWAP_MARGIN - 1)));
     }
 
     #[test]

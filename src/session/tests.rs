@@ -406,21 +406,73 @@ fn swap2_with_no_stones_proposes_three_legal_stones() {
     assert_eq!(b.cell_xy(moves[2].0, moves[2].1), Cell::Black);
 }
 
-/// After 3 or 5 stones the answer is SWAP or one legal move on an empty square.
-fn assert_swap_or_move(s: &mut Session, stones: &[(usize, usize)]) {
+/// Sends a SWAP2BOARD block and returns the answer line.
+fn swap2_answer(s: &mut Session, stones: &[(usize, usize)]) -> String {
     let mut text = String::from("SWAP2BOARD\n");
     for (x, y) in stones {
         text.push_str(&format!("{x},{y}\n"));
     }
     text.push_str("DONE");
     let out = talk(s, &text);
-    let answer = out.last().unwrap();
+    out.last().cloned().unwrap_or_default()
+}
+
+/// After 3 or 5 stones the answer is SWAP, one legal White move on an empty square, or
+/// (after 3 only) a White and a Black stone on empty squares.
+fn assert_swap_or_move(s: &mut Session, stones: &[(usize, usize)]) {
+    let answer = swap2_answer(s, stones);
     if answer != "SWAP" {
-        let m = parse_move(answer).unwrap_or_else(|| panic!("{out:?}"));
-        assert!(!stones.contains(&m) && m.0 < 15 && m.1 < 15);
-        assert_eq!(s.board().unwrap().cell_xy(m.0, m.1), Cell::White);
+        let moves: Vec<_> = answer.split(' ').map(|m| parse_move(m).unwrap()).collect();
+        assert!(
+            moves.len() == 1 || (moves.len() == 2 && stones.len() == 3),
+            "{answer}"
+        );
+        for (i, m) in moves.iter().enumerate() {
+            assert!(!stones.contains(m) && m.0 < 15 && m.1 < 15);
+            let colour = if i == 0 { Cell::White } else { Cell::Black };
+            assert_eq!(s.board().unwrap().cell_xy(m.0, m.1), colour, "{answer}");
+        }
+        assert_eq!(s.board().unwrap().stone_count(), stones.len() + moves.len());
     }
     assert!(s.board().unwrap().stone_count() >= stones.len());
+}
+
+#[test]
+fn swap2_after_three_stones_swaps_when_worse_and_stays_when_better() {
+    // Fixed nodes, so the scores do not depend on the machine's speed.
+    let mut s = game(15);
+    talk(&mut s, "INFO timeout_turn 30000\nINFO max_node 30000");
+    // Black's two stones side by side, White's in a far corner: White swaps.
+    assert_eq!(swap2_answer(&mut s, &[(7, 7), (0, 0), (8, 7)]), "SWAP");
+    // Black's stones in two corners, White's in the centre: White stays and plays.
+    talk(&mut s, "START 15");
+    let answer = swap2_answer(&mut s, &[(0, 0), (7, 7), (14, 14)]);
+    assert!(parse_move(&answer).is_some(), "{answer}");
+}
+
+#[test]
+fn swap2_placing_two_adds_a_white_and_a_black_stone_and_leaves_white_to_move() {
+    let mut s = game(15);
+    talk(&mut s, "INFO max_node 5000");
+    let stones = [(7, 7), (7, 8), (9, 7)].map(|(x, y)| crate::protocol::Point { x, y });
+    let opening = swap2::opening_board(15, 15, crate::game::Rule::Freestyle, &stones);
+    s.board = Some(opening.unwrap());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let ctx = Context {
+        arrival: std::time::Instant::now(),
+        stop: &stop,
+    };
+    let mut out = Vec::new();
+    s.swap2_place_two(&ctx, &mut |r| out.push(r.to_line()))
+        .unwrap();
+    let answer = out.last().unwrap();
+    let moves: Vec<_> = answer.split(' ').map(|m| parse_move(m).unwrap()).collect();
+    assert_eq!(moves.len(), 2, "{out:?}");
+    let b = s.board().unwrap();
+    assert_eq!(b.cell_xy(moves[0].0, moves[0].1), Cell::White);
+    assert_eq!(b.cell_xy(moves[1].0, moves[1].1), Cell::Black);
+    assert_eq!(b.stone_count(), 5);
+    assert_eq!(b.side_to_move(), crate::game::Color::White);
 }
 
 #[test]
