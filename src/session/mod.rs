@@ -377,10 +377,7 @@ impl Session {
         }
         let opening = swap2::opening_board(width, height, self.rule(), stones)?;
         if opening.stone_count() == 0 {
-            let (board, reply) = swap2::propose_opening(opening)?;
-            self.board = Some(board);
-            emit(reply);
-            return Ok(());
+            return self.swap2_propose(opening, ctx, emit);
         }
         // Decide as White, the side to move: swap if White is clearly worse.
         let previous = self.board.replace(opening);
@@ -402,6 +399,38 @@ impl Session {
             self.board_mut()?.make(m);
             emit(Reply::Move(m.x(), m.y()));
         }
+        Ok(())
+    }
+
+    /// Swap2's first stones: the shape whose position the search scores nearest even for
+    /// White, each shape searched for an equal share of `THINK_CAP`.
+    fn swap2_propose(&mut self, empty: Board, ctx: &Context, emit: Emit) -> Result<(), String> {
+        let shapes = swap2::OPENING_SHAPES;
+        let mut best: Option<(i32, Board, Reply)> = None;
+        for (i, shape) in shapes.iter().enumerate() {
+            let (board, reply) = swap2::propose_opening(empty.clone(), shape)?;
+            let left = (shapes.len() - i) as u32;
+            let cap = swap2::THINK_CAP.saturating_sub(ctx.arrival.elapsed()) / left;
+            let limits = self.limits(ctx.arrival, Some(cap));
+            self.ensure_searcher();
+            let searcher = self.searcher.as_mut().ok_or_else(|| NO_GAME.to_string())?;
+            let score = searcher
+                .search(&board, &limits, ctx.stop, &mut |_| {})
+                .score;
+            if best.as_ref().is_none_or(|(b, _, _)| score.abs() < b.abs()) {
+                best = Some((score, board, reply));
+            }
+            if ctx.stop.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+        }
+        let (score, board, reply) = best.ok_or_else(|| "no opening shape fits".to_string())?;
+        emit(Reply::Message(format!(
+            "swap2: proposing the shape White scores {}",
+            score_text(score)
+        )));
+        self.board = Some(board);
+        emit(reply);
         Ok(())
     }
 

@@ -13,11 +13,21 @@ pub const THINK_CAP: Duration = Duration::from_secs(2);
 /// Needs tuning against the real evaluation's scale.
 pub const SWAP_MARGIN: i32 = 150;
 
-/// Our three-stone proposal (Black, White, Black) as offsets from the centre. It should
-/// leave neither side better, so the opponent's choice is hard: the search scores this
-/// shape near 0 for White (h8 h9 j8 on 15x15: +15 after 2 s), while the first one tried,
-/// a diagonal (0,0) (1,-1) (1,1), scored -440 and would simply be swapped.
-const OPENING_OFFSETS: [(i64, i64); 3] = [(0, 0), (0, 1), (2, 0)];
+/// Three-stone shapes (Black, White, Black) as offsets from the centre, all within two
+/// squares of it so they fit a 5x5 board. The proposal is the one the search scores
+/// nearest even for White, so the opponent's choice is hard: a fixed shape scored -763
+/// for White with the fitted evaluation (h8 h9 j8 on 15x15), which a strong opponent
+/// would simply swap.
+pub const OPENING_SHAPES: [[(i64, i64); 3]; 8] = [
+    [(0, 0), (0, 1), (2, 0)],
+    [(0, 0), (1, 1), (2, 2)],
+    [(0, 0), (1, 0), (2, 2)],
+    [(0, 0), (2, 1), (1, 2)],
+    [(0, 0), (-1, 1), (2, 1)],
+    [(0, 0), (0, 2), (2, 0)],
+    [(0, 0), (1, -1), (2, 0)],
+    [(0, 0), (2, 0), (0, 2)],
+];
 
 /// The position described by a SWAP2BOARD block: stones alternate Black, White, Black...
 /// Only 0, 3 or 5 stones are valid points of the Swap2 protocol.
@@ -41,13 +51,16 @@ pub fn opening_board(
     Ok(board)
 }
 
-/// Places our three opening stones on the empty board and returns the board (White to
-/// move) and the reply listing them.
-pub fn propose_opening(mut board: Board) -> Result<(Board, Reply), String> {
+/// Places the three stones of `shape` on the empty board and returns the board (White
+/// to move) and the reply listing them.
+pub fn propose_opening(
+    mut board: Board,
+    shape: &[(i64, i64); 3],
+) -> Result<(Board, Reply), String> {
     let cx = (board.width() / 2) as i64;
     let cy = (board.height() / 2) as i64;
     let mut placed = Vec::new();
-    for (dx, dy) in OPENING_OFFSETS {
+    for &(dx, dy) in shape {
         let m = empty_square(
             &board,
             Point {
@@ -109,8 +122,12 @@ mod tests {
 
     #[test]
     fn proposal_is_three_distinct_legal_stones_on_small_boards_too() {
-        for size in [5, 15, 20] {
-            let (board, reply) = propose_opening(Board::new(size, size, Rule::Standard)).unwrap();
+        for (size, shape) in [5, 15, 20]
+            .into_iter()
+            .flat_map(|n| OPENING_SHAPES.map(|s| (n, s)))
+        {
+            let (board, reply) =
+                propose_opening(Board::new(size, size, Rule::Standard), &shape).unwrap();
             assert_eq!(board.stone_count(), 3);
             assert_eq!(board.side_to_move(), crate::game::Color::White);
             match reply {

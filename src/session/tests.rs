@@ -397,8 +397,9 @@ fn unknown_and_about() {
 fn swap2_with_no_stones_proposes_three_legal_stones() {
     let mut s = game(15);
     let out = talk(&mut s, "SWAP2BOARD\nDONE");
-    assert_eq!(out.len(), 1, "{out:?}");
-    let moves: Vec<_> = out[0].split(' ').map(|m| parse_move(m).unwrap()).collect();
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out[0].starts_with("MESSAGE swap2: proposing"), "{out:?}");
+    let moves: Vec<_> = out[1].split(' ').map(|m| parse_move(m).unwrap()).collect();
     assert_eq!(moves.len(), 3);
     let b = s.board().unwrap();
     assert_eq!(b.cell_xy(moves[0].0, moves[0].1), Cell::Black);
