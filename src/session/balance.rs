@@ -137,16 +137,8 @@ fn candidates(board: &Board, blocked: &[Move]) -> Vec<Move> {
 mod tests {
     use super::super::Session;
     use crate::game::Move;
-    use crate::protocol::Parser;
 
-    fn talk(session: &mut Session, text: &str) -> Vec<String> {
-        let mut parser = Parser::new();
-        text.lines()
-            .flat_map(|l| parser.feed(l))
-            .flat_map(|cmd| session.handle(cmd))
-            .map(|r| r.to_line())
-            .collect()
-    }
+    use super::super::tests::talk;
 
     fn xy(text: &str) -> (usize, usize) {
         let (x, y) = text.split_once(',').expect("x,y");

@@ -5,7 +5,8 @@ use crate::game::{Cell, Color, Move};
 use crate::protocol::{BoardKind, BoardLine, Field, Info, Parser};
 
 /// Feeds protocol text through the real parser and collects every reply line.
-fn talk(session: &mut Session, text: &str) -> Vec<String> {
+/// Feeds `text` through the real parser and session; the reply lines.
+pub(super) fn talk(session: &mut Session, text: &str) -> Vec<String> {
     let mut parser = Parser::new();
     text.lines()
         .flat_map(|l| parser.feed(l))

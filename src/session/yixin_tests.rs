@@ -2,16 +2,8 @@
 
 use super::super::Session;
 use crate::game::Move;
-use crate::protocol::Parser;
 
-fn talk(session: &mut Session, text: &str) -> Vec<String> {
-    let mut parser = Parser::new();
-    text.lines()
-        .flat_map(|l| parser.feed(l))
-        .flat_map(|cmd| session.handle(cmd))
-        .map(|r| r.to_line())
-        .collect()
-}
+use super::super::tests::talk;
 
 fn game(size: usize, rule: u32) -> Session {
     let mut s = Session::new();
