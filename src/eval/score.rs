@@ -44,7 +44,10 @@ impl Threat {
     }
 }
 
+/// Aligned to eight bytes with no odd tail, so copies into the journal are whole words
+/// (an unaligned copy through the stack stalled on overlapping stores: -4% time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
 struct CellInfo {
     pat: [[Pattern; 4]; 2],
     /// Per colour, `combination_index(pat)`: kept up to date by arithmetic when one line
@@ -66,9 +69,10 @@ const EMPTY_INFO: CellInfo = CellInfo {
 
 /// A square's info as it was before a stone changed it.
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Saved {
-    idx: u16,
     info: CellInfo,
+    idx: u32,
 }
 
 /// What one `after_place` changed: the journal from `journal_len` on, and the totals.
@@ -262,7 +266,7 @@ impl Evaluator {
         let cell = &mut self.cells[m.idx()];
         if self.recording {
             self.journal.push(Saved {
-                idx: m.idx() as u16,
+                idx: m.idx() as u32,
                 info: *cell,
             });
         }
