@@ -6,7 +6,8 @@
 # renju games on the renju15 suite (renju15.txt; the arena adjudicates Black's fouls).
 # The sparring engine must accept `INFO max_node N` (Rapfi does). The games in this folder
 # were made with Rapfi (pbrain-rapfi --config config.toml) and pbrain-fivefold (48ea3d1 for
-# freestyle, 788ebc5 for standard, 6986c47 for renju).
+# freestyle, 788ebc5 for standard, 6986c47 for renju; renju15.txt holds the first twelve
+# runs).
 # Each run plays every opening of the suite twice (colours swapped); node limits differ
 # between runs so a deterministic engine still plays new games. A run whose folder exists
 # is skipped, so an interrupted generation resumes (delete a partial run's folder first).
