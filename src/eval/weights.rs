@@ -284,6 +284,12 @@ mod tests {
             ));
         }
         assert!(Weights::per_colour(Rule::Renju));
+        // The renju files differ, so the tests that each colour gets its own numbers (here
+        // and in `score`) can tell the colours apart.
+        assert_ne!(
+            Weights::for_side(Rule::Renju, Color::Black),
+            Weights::for_side(Rule::Renju, Color::White)
+        );
     }
 
     #[test]
