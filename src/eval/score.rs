@@ -107,18 +107,20 @@ fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) ->
 }
 
 /// `combine` and the value sums for every four patterns, looked up on each pattern change
-/// instead of recounted. Four tables: freestyle and standard (each its own weights), Black
-/// under renju (forbidden points) and everyone else.
+/// instead of recounted. Five tables: freestyle and standard (each its own weights), Black
+/// (forbidden points) and White under renju (each colour its own weights), and the caro
+/// rules.
 fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
-    static TABLES: [OnceLock<Vec<Combined>>; 4] = [const { OnceLock::new() }; 4];
+    static TABLES: [OnceLock<Vec<Combined>>; 5] = [const { OnceLock::new() }; 5];
     let slot = match rule {
         Rule::Freestyle => 0,
         Rule::Renju if c == Color::Black => 1,
+        Rule::Renju => 4,
         Rule::Standard => 3,
-        _ => 2,
+        Rule::Caro | Rule::CaroExact => 2,
     };
     TABLES[slot].get_or_init(|| {
-        let w = Weights::for_rule(rule);
+        let w = Weights::for_side(rule, c);
         (0..COMBINATIONS)
             .map(|i| {
                 let pats = [3, 2, 1, 0]
@@ -147,8 +149,9 @@ const DIR_WEIGHT: [i32; 4] = [
 #[derive(Clone)]
 pub struct Evaluator {
     table: &'static PatternTable,
-    weights: &'static Weights,
-    /// Per colour.
+    /// Per colour: the tempo and initiative terms when that colour is to move.
+    weights: [&'static Weights; 2],
+    /// Per colour, built from that colour's weights.
     combined: [&'static [Combined]; 2],
     cells: Vec<CellInfo>,
     /// Sum of `value` over empty squares, per colour and role.
@@ -166,7 +169,7 @@ impl Evaluator {
     pub fn new(board: &Board) -> Evaluator {
         let mut e = Evaluator {
             table: PatternTable::for_rule(board.rule()),
-            weights: Weights::for_rule(board.rule()),
+            weights: [Color::Black, Color::White].map(|c| Weights::for_side(board.rule(), c)),
             combined: [Color::Black, Color::White].map(|c| combined_table(board.rule(), c)),
             cells: vec![EMPTY_INFO; CELLS],
             sum: [[0; 2]; 2],
@@ -281,10 +284,12 @@ impl Evaluator {
         cell.value[ci] = value;
     }
 
-    /// Static score from the side to move's point of view.
+    /// Static score from the side to move's point of view: its shapes with its weights as
+    /// mover, the opponent's with the opponent's weights as waiter, and the mover's tempo
+    /// and initiative terms.
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
-        let w = self.weights;
+        let w = self.weights[side.idx()];
         let initiative = match self.initiative(side) {
             1 => w.initiative_win,
             -1 => -w.initiative_threat,
@@ -309,26 +314,31 @@ impl Evaluator {
         }
     }
 
-    /// What `evaluate(side)` is linear in: its dot product with `Weights::to_vector` is
-    /// `evaluate(side)`. Counts of each pattern (over the four lines) and threat on the
-    /// empty squares, for `side` as mover and (negated) for the opponent as waiter, plus
-    /// the tempo and initiative terms. For tuning; it walks the whole board.
-    pub fn features(&self, side: Color) -> [i32; FEATURES] {
-        let mut f = [0; FEATURES];
-        f[F_TEMPO] = 1;
+    /// What `evaluate(side)` is linear in, one block per colour (indexed by `Color::idx`):
+    /// the terms weighed with that colour's weights. `evaluate(side)` is the sum over
+    /// both colours of the block's dot product with `Weights::for_side(rule, colour)
+    /// .to_vector()`. Counts of each pattern (over the four lines) and threat on the empty
+    /// squares, for `side` as mover (with the tempo and initiative terms, in `side`'s
+    /// block) and, negated, for the opponent as waiter (in the opponent's block). For
+    /// tuning; it walks the whole board.
+    pub fn features(&self, side: Color) -> [[i32; FEATURES]; 2] {
+        let mut f = [[0; FEATURES]; 2];
+        let mover = &mut f[side.idx()];
+        mover[F_TEMPO] = 1;
         match self.initiative(side) {
-            1 => f[F_INITIATIVE_WIN] = 1,
-            -1 => f[F_INITIATIVE_THREAT] = -1,
+            1 => mover[F_INITIATIVE_WIN] = 1,
+            -1 => mover[F_INITIATIVE_THREAT] = -1,
             _ => {}
         }
         for (role, c, sign) in [(MOVER, side, 1), (WAITER, side.opp(), -1)] {
+            let block = &mut f[c.idx()];
             // Squares with stones hold `EMPTY_INFO`, whose Dead/None entries weigh 0 in
             // every weight set; counting them anyway keeps the dot product exact.
             for cell in &self.cells {
                 for p in cell.pat[c.idx()] {
-                    f[pattern_feature(role, p as usize)] += sign;
+                    block[pattern_feature(role, p as usize)] += sign;
                 }
-                f[threat_feature(role, cell.threat[c.idx()] as usize)] += sign;
+                block[threat_feature(role, cell.threat[c.idx()] as usize)] += sign;
             }
         }
         f
@@ -479,8 +489,8 @@ mod tests {
             (3, 3),
             (9, 9),
         ];
-        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-            let w = Weights::for_rule(rule);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            let w = [Color::Black, Color::White].map(|c| Weights::for_side(rule, c).to_vector());
             let mut b = Board::new(15, 15, rule);
             let mut e = Evaluator::new(&b);
             let mut seen_initiative = false;
@@ -490,13 +500,15 @@ mod tests {
                 e.after_place(&b, m);
                 for side in [Color::Black, Color::White] {
                     let f = e.features(side);
-                    let dot: f64 = f
-                        .iter()
-                        .zip(w.to_vector())
-                        .map(|(&x, wv)| x as f64 * wv)
+                    let dot: f64 = (0..2)
+                        .flat_map(|c| f[c].iter().zip(&w[c]).map(|(&x, wv)| x as f64 * wv))
                         .sum();
                     assert_eq!(dot, e.evaluate(side) as f64, "{rule:?} {side:?}");
-                    seen_initiative |= f[F_INITIATIVE_WIN] != 0 || f[F_INITIATIVE_THREAT] != 0;
+                    // The tempo and initiative terms are the mover's.
+                    let (us, them) = (&f[side.idx()], &f[side.opp().idx()]);
+                    assert_eq!((us[F_TEMPO], them[F_TEMPO]), (1, 0));
+                    assert_eq!((them[F_INITIATIVE_WIN], them[F_INITIATIVE_THREAT]), (0, 0));
+                    seen_initiative |= us[F_INITIATIVE_WIN] != 0 || us[F_INITIATIVE_THREAT] != 0;
                 }
             }
             // Under renju Black's double three is forbidden, so no initiative there.
@@ -517,12 +529,12 @@ mod tests {
             [Dead, B3, F1, F4],
             [Dead, Dead, Dead, Dead],
         ];
-        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
             for c in [Color::Black, Color::White] {
                 let table = combined_table(rule, c);
                 for pats in cases {
                     let want = combine(pats, rule, c);
-                    let w = Weights::for_rule(rule);
+                    let w = Weights::for_side(rule, c);
                     let value = [MOVER, WAITER].map(|role| {
                         pats.iter()
                             .map(|&p| w.pattern[role][p as usize])

@@ -8,7 +8,7 @@
 
 use super::pattern::PATTERN_COUNT;
 use super::score::THREAT_COUNT;
-use crate::game::Rule;
+use crate::game::{Color, Rule};
 use std::sync::OnceLock;
 
 /// Index of the side-to-move role in `Weights::pattern` / `Weights::threat`.
@@ -16,12 +16,16 @@ pub const MOVER: usize = 0;
 /// Index of the role of the side not to move.
 pub const WAITER: usize = 1;
 
-/// The weights for renju and the caro rules: hand-set.
+/// The weights for the caro rules: hand-set.
 pub const HANDSET_TEXT: &str = include_str!("weights/handset.txt");
 /// The weights the engine uses for freestyle (rule 0).
 pub const FREESTYLE_TEXT: &str = include_str!("weights/freestyle.txt");
 /// The weights the engine uses for standard, exactly five (rule 1).
 pub const STANDARD_TEXT: &str = include_str!("weights/standard.txt");
+/// Renju (rule 4) weighs Black's and White's shapes apart: Black's weights.
+pub const RENJU_BLACK_TEXT: &str = include_str!("weights/renju_black.txt");
+/// White's renju weights.
+pub const RENJU_WHITE_TEXT: &str = include_str!("weights/renju_white.txt");
 
 /// Length of a feature vector: tempo, the two initiative terms, then per role the
 /// pattern values and the threat bonuses.
@@ -194,19 +198,28 @@ impl Weights {
         w
     }
 
-    /// The compiled-in weights `rule` evaluates with.
-    pub fn for_rule(rule: Rule) -> &'static Weights {
-        static SETS: [OnceLock<Weights>; 3] = [const { OnceLock::new() }; 3];
+    /// The compiled-in weights `rule` evaluates `c`'s shapes with (and, when `c` is to
+    /// move, the tempo and initiative terms). Only renju has a set per colour.
+    pub fn for_side(rule: Rule, c: Color) -> &'static Weights {
+        static SETS: [OnceLock<Weights>; 5] = [const { OnceLock::new() }; 5];
         let (slot, text) = match rule {
             Rule::Freestyle => (0, FREESTYLE_TEXT),
             Rule::Standard => (2, STANDARD_TEXT),
-            Rule::Renju | Rule::Caro | Rule::CaroExact => (1, HANDSET_TEXT),
+            Rule::Renju if c == Color::Black => (3, RENJU_BLACK_TEXT),
+            Rule::Renju => (4, RENJU_WHITE_TEXT),
+            Rule::Caro | Rule::CaroExact => (1, HANDSET_TEXT),
         };
         SETS[slot].get_or_init(|| match Weights::parse(text) {
             Ok(w) => w,
             // Compiled-in data, checked by the tests below: never fails in a built engine.
             Err(e) => panic!("bad compiled-in evaluation weights: {e}"),
         })
+    }
+
+    /// Whether `rule` weighs the two colours apart (then a position's features have a
+    /// block per colour that matter, see `Evaluator::features`).
+    pub fn per_colour(rule: Rule) -> bool {
+        rule == Rule::Renju
     }
 }
 
@@ -244,19 +257,49 @@ mod tests {
 
     #[test]
     fn engine_tables_are_the_files_numbers() {
-        assert_engine_uses(FREESTYLE_TEXT, Weights::for_rule(Rule::Freestyle));
-        assert_engine_uses(STANDARD_TEXT, Weights::for_rule(Rule::Standard));
-        for rule in [Rule::Renju, Rule::Caro, Rule::CaroExact] {
-            assert_engine_uses(HANDSET_TEXT, Weights::for_rule(rule));
+        for c in [Color::Black, Color::White] {
+            assert_engine_uses(FREESTYLE_TEXT, Weights::for_side(Rule::Freestyle, c));
+            assert_engine_uses(STANDARD_TEXT, Weights::for_side(Rule::Standard, c));
+            for rule in [Rule::Caro, Rule::CaroExact] {
+                assert_engine_uses(HANDSET_TEXT, Weights::for_side(rule, c));
+            }
         }
+        assert_engine_uses(
+            RENJU_BLACK_TEXT,
+            Weights::for_side(Rule::Renju, Color::Black),
+        );
+        assert_engine_uses(
+            RENJU_WHITE_TEXT,
+            Weights::for_side(Rule::Renju, Color::White),
+        );
+    }
+
+    #[test]
+    fn only_renju_weighs_the_colours_apart() {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro, Rule::CaroExact] {
+            assert!(!Weights::per_colour(rule));
+            assert!(std::ptr::eq(
+                Weights::for_side(rule, Color::Black),
+                Weights::for_side(rule, Color::White)
+            ));
+        }
+        assert!(Weights::per_colour(Rule::Renju));
+        // The renju files differ, so the tests that each colour gets its own numbers (here
+        // and in `score`) can tell the colours apart.
+        assert_ne!(
+            Weights::for_side(Rule::Renju, Color::Black),
+            Weights::for_side(Rule::Renju, Color::White)
+        );
     }
 
     #[test]
     fn text_and_vector_round_trip() {
-        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-            let w = Weights::for_rule(rule);
-            assert_eq!(Weights::parse(&w.to_text("# header")).as_ref(), Ok(w));
-            assert_eq!(&Weights::from_vector(&w.to_vector()), w);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            for c in [Color::Black, Color::White] {
+                let w = Weights::for_side(rule, c);
+                assert_eq!(Weights::parse(&w.to_text("# header")).as_ref(), Ok(w));
+                assert_eq!(&Weights::from_vector(&w.to_vector()), w);
+            }
         }
     }
 

@@ -2,27 +2,36 @@
 //! `sigmoid(eval / K)` is a logistic regression on feature counts. K is fitted first for
 //! the starting weights (it fixes the scale), then the weights with K held.
 
-use fivefold::eval::weights::FEATURES;
-
-/// Positions in a flat, dense layout.
+/// Positions in a flat, dense layout: `dim` features per position (one weight set, or a
+/// set per colour).
 pub struct Data {
-    pub x: Vec<[f64; FEATURES]>,
+    pub dim: usize,
+    pub x: Vec<f64>,
     pub y: Vec<f64>,
 }
 
 impl Data {
-    pub fn new() -> Data {
+    pub fn new(dim: usize) -> Data {
         Data {
+            dim,
             x: Vec::new(),
             y: Vec::new(),
         }
     }
-    pub fn push(&mut self, features: &[i32; FEATURES], score: f64) {
-        self.x.push(features.map(|v| v as f64));
+    /// Adds a position; `features` must have `dim` entries.
+    pub fn push(&mut self, features: &[i32], score: f64) {
+        assert_eq!(features.len(), self.dim, "feature vector length");
+        self.x.extend(features.iter().map(|&v| v as f64));
         self.y.push(score);
     }
     pub fn len(&self) -> usize {
         self.y.len()
+    }
+    /// The positions' feature vectors with their results.
+    fn rows(&self) -> impl Iterator<Item = (&[f64], f64)> {
+        self.x
+            .chunks_exact(self.dim.max(1))
+            .zip(self.y.iter().copied())
     }
 }
 
@@ -32,25 +41,24 @@ fn sigmoid(z: f64) -> f64 {
 }
 
 #[inline]
-fn dot(a: &[f64; FEATURES], b: &[f64; FEATURES]) -> f64 {
+fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Mean squared error between `sigmoid(eval / k)` and the results.
-pub fn mse(d: &Data, w: &[f64; FEATURES], k: f64) -> f64 {
+pub fn mse(d: &Data, w: &[f64], k: f64) -> f64 {
     if d.len() == 0 {
         return 0.0;
     }
-    let total: f64 =
-        d.x.iter()
-            .zip(&d.y)
-            .map(|(x, &y)| (sigmoid(dot(x, w) / k) - y).powi(2))
-            .sum();
+    let total: f64 = d
+        .rows()
+        .map(|(x, y)| (sigmoid(dot(x, w) / k) - y).powi(2))
+        .sum();
     total / d.len() as f64
 }
 
 /// The K minimising `mse` for fixed weights: golden-section search on log K.
-pub fn fit_k(d: &Data, w: &[f64; FEATURES]) -> f64 {
+pub fn fit_k(d: &Data, w: &[f64]) -> f64 {
     let f = |lk: f64| mse(d, w, lk.exp());
     let (mut lo, mut hi) = (1f64.ln(), 100_000f64.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
@@ -75,7 +83,7 @@ pub fn fit_k(d: &Data, w: &[f64; FEATURES]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct FitOptions {
     pub k: f64,
     pub iterations: usize,
@@ -84,25 +92,26 @@ pub struct FitOptions {
     /// Weight of the pull towards the starting weights, per feature:
     /// `l2 * sum (w - w0)^2 / scale^2` is added to the loss (scale = 100 eval units).
     pub l2: f64,
-    /// Features the fit may change.
-    pub trainable: [bool; FEATURES],
+    /// Features the fit may change (one per feature).
+    pub trainable: Vec<bool>,
 }
 
 /// Full-batch Adam on `mse + l2 pull`. Returns the fitted weights (not rounded).
 pub fn fit(
     d: &Data,
-    start: &[f64; FEATURES],
+    start: &[f64],
     o: &FitOptions,
-    mut report: impl FnMut(usize, &[f64; FEATURES]),
-) -> [f64; FEATURES] {
-    let mut w = *start;
-    let (mut m, mut v) = ([0.0; FEATURES], [0.0; FEATURES]);
+    mut report: impl FnMut(usize, &[f64]),
+) -> Vec<f64> {
+    let dim = start.len();
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; dim], vec![0.0; dim]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-12);
     let n = d.len().max(1) as f64;
     let scale2 = 100.0f64 * 100.0;
     for it in 1..=o.iterations {
-        let mut grad = [0.0; FEATURES];
-        for (x, &y) in d.x.iter().zip(&d.y) {
+        let mut grad = vec![0.0; dim];
+        for (x, y) in d.rows() {
             let p = sigmoid(dot(x, &w) / o.k);
             // d/dw (p - y)^2 = 2 (p - y) p (1 - p) x / k
             let c = 2.0 * (p - y) * p * (1.0 - p) / o.k;
@@ -110,7 +119,7 @@ pub fn fit(
                 *g += c * xi;
             }
         }
-        for i in 0..FEATURES {
+        for i in 0..dim {
             if !o.trainable[i] {
                 continue;
             }
@@ -131,29 +140,30 @@ pub fn fit(
 /// evaluation), refitting the still-free weights briefly after each.
 pub fn round_with_refit(
     d: &Data,
-    fitted: &[f64; FEATURES],
+    fitted: &[f64],
     o: &FitOptions,
     refit_iterations: usize,
-) -> [f64; FEATURES] {
-    let mut use_ = [0.0; FEATURES];
-    for x in &d.x {
+) -> Vec<f64> {
+    let dim = fitted.len();
+    let mut use_ = vec![0.0; dim];
+    for (x, _) in d.rows() {
         for (u, v) in use_.iter_mut().zip(x) {
             *u += v.abs();
         }
     }
-    let mut order: Vec<usize> = (0..FEATURES).filter(|&i| o.trainable[i]).collect();
+    let mut order: Vec<usize> = (0..dim).filter(|&i| o.trainable[i]).collect();
     order.sort_by(|&a, &b| use_[b].total_cmp(&use_[a]));
-    let mut w = *fitted;
-    let mut free = o.trainable;
+    let mut w = fitted.to_vec();
+    let mut free = o.trainable.clone();
     for i in order {
         w[i] = w[i].round();
         free[i] = false;
         if free.iter().any(|&f| f) {
             let step = FitOptions {
                 iterations: refit_iterations,
-                trainable: free,
+                trainable: free.clone(),
                 lr: o.lr * 0.3,
-                ..*o
+                ..o.clone()
             };
             w = fit(d, &w, &step, |_, _| {});
         }
@@ -170,12 +180,13 @@ mod tests {
     fn recovers_a_known_model() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        const FEATURES: usize = 9;
         let mut truth = [0.0; FEATURES];
         truth[0] = 30.0;
         truth[5] = 80.0;
         truth[7] = -50.0;
         let k = 200.0;
-        let mut d = Data::new();
+        let mut d = Data::new(FEATURES);
         for _ in 0..20_000 {
             let mut f = [0i32; FEATURES];
             f[0] = 1;
@@ -190,7 +201,7 @@ mod tests {
         start[0] = 10.0;
         start[5] = 20.0;
         start[7] = 0.0;
-        let mut trainable = [false; FEATURES];
+        let mut trainable = vec![false; FEATURES];
         trainable[0] = true;
         trainable[5] = true;
         trainable[7] = true;
@@ -215,7 +226,7 @@ mod tests {
 
         // Rounding: integers on the trainable weights, the others untouched, and the loss
         // stays within a hair of the unrounded fit.
-        let mut off_grid = w;
+        let mut off_grid = w.clone();
         off_grid[1] = 0.25;
         let r = round_with_refit(&d, &off_grid, &o, 50);
         for i in [0, 5, 7] {

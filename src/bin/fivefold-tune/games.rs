@@ -68,10 +68,10 @@ pub fn parse_line(line: &str, size: usize) -> Result<Option<Game>> {
     }))
 }
 
-/// A labelled position: the evaluation's features for the side to move, and the game's
-/// result for that side.
+/// A labelled position: the evaluation's features for the side to move (a block per
+/// colour, see `Evaluator::features`), and the game's result for that side.
 pub struct Sample {
-    pub features: [i32; FEATURES],
+    pub features: [[i32; FEATURES]; 2],
     pub score: f64,
     /// `evaluate(side to move)` with the engine's compiled-in weights.
     pub engine_eval: i32,
@@ -201,6 +201,8 @@ mod tests {
             fivefold::eval::weights::WAITER,
             fivefold::eval::Pattern::Overline as usize,
         );
-        assert_eq!(standard[0].features[overline], -1);
+        // White to move: Black's overline counts in Black's block, as the waiter's.
+        assert_eq!(standard[0].features[Color::Black.idx()][overline], -1);
+        assert_eq!(standard[0].features[Color::White.idx()][overline], 0);
     }
 }

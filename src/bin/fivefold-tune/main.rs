@@ -2,7 +2,8 @@
 //!
 //! `fivefold-tune 15:games15.txt 20:games20.txt --out src/eval/weights/freestyle.txt`
 //! (freestyle), `fivefold-tune --rule 1 15:standard15.txt --out src/eval/weights/standard.txt`
-//! replays arena games, keeps the quiet positions after the opening, labels each with the
+//! (standard), `fivefold-tune --rule 4 15:renju15.txt --out renju_black.txt --out-white
+//! renju_white.txt` (renju: a weight set per colour, fitted together) replays arena games, keeps the quiet positions after the opening, labels each with the
 //! result for the side to move, fits K for the starting weights, then the weights with K
 //! fixed, and reports the loss on the training games and on held-out games.
 
@@ -14,8 +15,8 @@ use clap::Parser;
 use fit::{Data, FitOptions};
 use fivefold::eval::weights::{pattern_feature, threat_feature, FEATURES, MOVER, WAITER};
 use fivefold::eval::{Weights, PATTERN_COUNT, THREAT_COUNT};
-use fivefold::game::Rule;
-use std::path::PathBuf;
+use fivefold::game::{Color, Rule};
+use std::path::{Path, PathBuf};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -31,12 +32,19 @@ struct Cli {
     /// evaluated under it (0 freestyle, 1 standard, 4 renju, 8/9 caro)
     #[arg(long, default_value_t = 0)]
     rule: i64,
-    /// Starting weights file (default: the engine's compiled-in weights for --rule)
+    /// Starting weights file (default: the engine's compiled-in weights for --rule); under
+    /// renju, both colours start from it unless --start-white is given
     #[arg(long)]
     start: Option<PathBuf>,
-    /// Write the fitted weights here
+    /// Renju: White's starting weights file
+    #[arg(long)]
+    start_white: Option<PathBuf>,
+    /// Write the fitted weights here (renju: Black's)
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Renju: write White's fitted weights here (required with --out)
+    #[arg(long)]
+    out_white: Option<PathBuf>,
     /// Plies after the opening's stones before positions are used
     #[arg(long, default_value_t = 2)]
     skip: usize,
@@ -88,20 +96,183 @@ fn main() {
 
 fn run(cli: Cli) -> Result<()> {
     let rule = Rule::from_bits(cli.rule);
-    let compiled = Weights::for_rule(rule);
-    let start = match &cli.start {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read {}", p.display()))?;
-            Weights::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?
-        }
-        None => compiled.clone(),
-    };
-    let check_engine = &start == compiled;
-    let w0 = start.to_vector();
+    let layout = Layout::for_rule(rule);
+    let start = start_weights(&cli, layout, rule)?;
+    let compiled = [Color::Black, Color::White].map(|c| Weights::for_side(rule, c).clone());
+    let w0 = layout.vector(&start);
+    let data = load_games(&cli, rule, layout, (start == compiled).then_some(&w0[..]))?;
+    let (train, val) = (&data.train, &data.val);
+    println!(
+        "games: {} used ({} held out), {} skipped (not ended on the board)",
+        data.games_used, data.val_games, data.games_skipped
+    );
+    println!("positions: {} train, {} validation", train.len(), val.len());
+    if train.len() == 0 {
+        bail!("no positions to fit");
+    }
 
-    let (mut train, mut val) = (Data::new(), Data::new());
-    let (mut games_used, mut games_skipped, mut val_games) = (0, 0, 0);
+    let k = match cli.k {
+        Some(k) => k,
+        None => fit::fit_k(train, &w0),
+    };
+    println!("K = {k:.1}");
+    let before = (fit::mse(train, &w0, k), fit::mse(val, &w0, k));
+    println!(
+        "loss before: train {:.6} validation {:.6}",
+        before.0, before.1
+    );
+    let opts = FitOptions {
+        k,
+        iterations: cli.iterations,
+        lr: cli.lr,
+        l2: cli.l2,
+        trainable: layout.trainable(),
+    };
+    let every = (cli.iterations / 10).max(1);
+    let fitted = fit::fit(train, &w0, &opts, |it, w| {
+        if it % every == 0 {
+            println!(
+                "  iteration {it}: train {:.6} validation {:.6}",
+                fit::mse(train, w, k),
+                fit::mse(val, w, k)
+            );
+        }
+    });
+    println!(
+        "loss after (unrounded): train {:.6} validation {:.6}",
+        fit::mse(train, &fitted, k),
+        fit::mse(val, &fitted, k)
+    );
+    let fitted = fit::round_with_refit(train, &fitted, &opts, cli.refit_iterations);
+    let weights = layout.weights(&fitted);
+    let rounded = layout.vector(&weights);
+    let after = (fit::mse(train, &rounded, k), fit::mse(val, &rounded, k));
+    println!(
+        "loss after (rounded weights): train {:.6} validation {:.6}",
+        after.0, after.1
+    );
+    for set in 0..layout.sets {
+        if layout.sets == 2 {
+            println!("{}:", colour_name(set));
+        }
+        print_weights(&start[set], &weights[set]);
+    }
+    let summary = format!(
+        "# {} train / {} validation positions from {} games; K = {k:.1}.\n\
+         # MSE of sigmoid(eval / K) against results: train {:.5} -> {:.5}, \
+         validation {:.5} -> {:.5}.",
+        train.len(),
+        val.len(),
+        data.games_used,
+        before.0,
+        after.0,
+        before.1,
+        after.1
+    );
+    write_weights(&cli, rule, layout, &weights, &summary)
+}
+
+/// How the fitted weights sit in one vector: one set, or under a rule that weighs the
+/// colours apart (`Weights::per_colour`) Black's set, then White's.
+#[derive(Clone, Copy)]
+struct Layout {
+    sets: usize,
+}
+
+impl Layout {
+    fn for_rule(rule: Rule) -> Layout {
+        Layout {
+            sets: if Weights::per_colour(rule) { 2 } else { 1 },
+        }
+    }
+
+    /// A position's features in this layout: the colour blocks side by side, or summed
+    /// (both colours use the one set).
+    fn features(self, f: &[[i32; FEATURES]; 2]) -> Vec<i32> {
+        if self.sets == 2 {
+            f.concat()
+        } else {
+            f[0].iter().zip(&f[1]).map(|(a, b)| a + b).collect()
+        }
+    }
+
+    /// The weights as one vector (Black's and White's sets are the same with one set).
+    fn vector(self, w: &[Weights; 2]) -> Vec<f64> {
+        w[..self.sets].iter().flat_map(|w| w.to_vector()).collect()
+    }
+
+    /// The inverse of `vector`, rounding: Black's and White's weights.
+    fn weights(self, v: &[f64]) -> [Weights; 2] {
+        let set = |i: usize| {
+            let mut a = [0.0; FEATURES];
+            a.copy_from_slice(&v[i * FEATURES..(i + 1) * FEATURES]);
+            Weights::from_vector(&a)
+        };
+        [set(0), set(self.sets - 1)]
+    }
+
+    /// Every weight but those of the Dead pattern and the None threat (stones count as
+    /// Dead lines and no threat, worth 0). The Forbidden threat (renju Black only) may
+    /// learn a correction to the values of the lines through a square Black cannot play.
+    fn trainable(self) -> Vec<bool> {
+        let mut t = vec![true; self.sets * FEATURES];
+        for set in 0..self.sets {
+            for role in [MOVER, WAITER] {
+                t[set * FEATURES + pattern_feature(role, 0)] = false;
+                t[set * FEATURES + threat_feature(role, 1)] = false;
+            }
+        }
+        t
+    }
+}
+
+fn colour_name(set: usize) -> &'static str {
+    ["black", "white"][set]
+}
+
+fn read_weights(p: &Path) -> Result<Weights> {
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    Weights::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+}
+
+/// Black's and White's starting weights: the files given, else the compiled-in ones.
+fn start_weights(cli: &Cli, layout: Layout, rule: Rule) -> Result<[Weights; 2]> {
+    if layout.sets == 1 && (cli.start_white.is_some() || cli.out_white.is_some()) {
+        bail!("--start-white and --out-white are for renju (a weight set per colour)");
+    }
+    let black = match &cli.start {
+        Some(p) => read_weights(p)?,
+        None => Weights::for_side(rule, Color::Black).clone(),
+    };
+    let white = match (&cli.start_white, &cli.start) {
+        (Some(p), _) => read_weights(p)?,
+        (None, Some(_)) => black.clone(),
+        (None, None) => Weights::for_side(rule, Color::White).clone(),
+    };
+    Ok([black, white])
+}
+
+/// Training and held-out positions, with game counts.
+struct Loaded {
+    train: Data,
+    val: Data,
+    games_used: usize,
+    games_skipped: usize,
+    val_games: usize,
+}
+
+/// Replays the game files into positions. With `engine` (the starting weights when they
+/// are the compiled-in ones), checks that features · weights is the engine's evaluation.
+fn load_games(cli: &Cli, rule: Rule, layout: Layout, engine: Option<&[f64]>) -> Result<Loaded> {
+    let dim = layout.sets * FEATURES;
+    let mut d = Loaded {
+        train: Data::new(dim),
+        val: Data::new(dim),
+        games_used: 0,
+        games_skipped: 0,
+        val_games: 0,
+    };
     for spec in &cli.games {
         let (size, path) = spec
             .split_once(':')
@@ -119,7 +290,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             let where_ = || format!("{path}:{}", n + 1);
             let Some(game) = games::parse_line(line, size).with_context(where_)? else {
-                games_skipped += 1;
+                d.games_skipped += 1;
                 continue;
             };
             let opening_len = game.opening.map_or(0, |(_, k)| k);
@@ -129,11 +300,12 @@ fn run(cli: Cli) -> Result<()> {
             };
             let samples = games::samples(&game, rule, opening_len + cli.skip, cli.facing_threes)
                 .with_context(where_)?;
-            games_used += 1;
-            val_games += held_out as usize;
+            d.games_used += 1;
+            d.val_games += held_out as usize;
             for s in samples {
-                if check_engine {
-                    let dot: f64 = s.features.iter().zip(&w0).map(|(&x, w)| x as f64 * w).sum();
+                let x = layout.features(&s.features);
+                if let Some(w) = engine {
+                    let dot: f64 = x.iter().zip(w).map(|(&x, w)| x as f64 * w).sum();
                     if dot != s.engine_eval as f64 {
                         bail!(
                             "{}: features give {dot}, engine {}",
@@ -142,91 +314,56 @@ fn run(cli: Cli) -> Result<()> {
                         );
                     }
                 }
-                let set = if held_out { &mut val } else { &mut train };
-                set.push(&s.features, s.score);
+                let set = if held_out { &mut d.val } else { &mut d.train };
+                set.push(&x, s.score);
             }
         }
     }
-    println!(
-        "games: {games_used} used ({val_games} held out), {games_skipped} skipped (not ended on the board)"
-    );
-    println!("positions: {} train, {} validation", train.len(), val.len());
-    if train.len() == 0 {
-        bail!("no positions to fit");
+    Ok(d)
+}
+
+/// Writes the fitted weights with a header naming the command and the fit's numbers:
+/// `--out` (renju: Black's), `--out-white` (renju: White's).
+fn write_weights(
+    cli: &Cli,
+    rule: Rule,
+    layout: Layout,
+    weights: &[Weights; 2],
+    summary: &str,
+) -> Result<()> {
+    let outs: Vec<&PathBuf> = [&cli.out, &cli.out_white].into_iter().flatten().collect();
+    if outs.is_empty() {
+        return Ok(());
     }
-
-    let k = match cli.k {
-        Some(k) => k,
-        None => fit::fit_k(&train, &w0),
-    };
-    println!("K = {k:.1}");
-    let before = (fit::mse(&train, &w0, k), fit::mse(&val, &w0, k));
-    println!(
-        "loss before: train {:.6} validation {:.6}",
-        before.0, before.1
-    );
-
-    let mut trainable = [true; FEATURES];
-    for role in [MOVER, WAITER] {
-        trainable[pattern_feature(role, 0)] = false; // Dead: stones count as Dead lines
-        trainable[threat_feature(role, 0)] = false; // Forbidden: renju only
-        trainable[threat_feature(role, 1)] = false; // None
+    if outs.len() != layout.sets {
+        bail!("renju has a weight set per colour: give both --out and --out-white");
     }
-    let opts = FitOptions {
-        k,
-        iterations: cli.iterations,
-        lr: cli.lr,
-        l2: cli.l2,
-        trainable,
-    };
-    let every = (cli.iterations / 10).max(1);
-    let fitted = fit::fit(&train, &w0, &opts, |it, w| {
-        if it % every == 0 {
-            println!(
-                "  iteration {it}: train {:.6} validation {:.6}",
-                fit::mse(&train, w, k),
-                fit::mse(&val, w, k)
-            );
-        }
-    });
-    println!(
-        "loss after (unrounded): train {:.6} validation {:.6}",
-        fit::mse(&train, &fitted, k),
-        fit::mse(&val, &fitted, k)
-    );
-    let fitted = fit::round_with_refit(&train, &fitted, &opts, cli.refit_iterations);
-    let weights = Weights::from_vector(&fitted);
-    let rounded = weights.to_vector();
-    let after = (fit::mse(&train, &rounded, k), fit::mse(&val, &rounded, k));
-    println!(
-        "loss after (rounded weights): train {:.6} validation {:.6}",
-        after.0, after.1
-    );
-    print_weights(&start, &weights);
-
-    if let Some(out) = &cli.out {
-        let command: Vec<String> = std::env::args().skip(1).collect();
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let rule_name = format!("{rule:?}").to_lowercase();
+    for (set, out) in outs.into_iter().enumerate() {
+        let whose = if layout.sets == 2 {
+            format!("{rule_name}, {}", colour_name(set))
+        } else {
+            rule_name.clone()
+        };
+        let per_colour = if layout.sets == 2 {
+            "\n# Renju weighs the colours apart: this colour's mover values, tempo and initiative\n\
+             # count when it is to move, its waiter values when the other colour is."
+        } else {
+            ""
+        };
         let header = format!(
-            "# Fivefold evaluation weights for {} (rule {}), fitted by\n\
+            "# Fivefold evaluation weights for {whose} (rule {}), fitted by\n\
              # fivefold-tune {}\n\
-             # {} train / {} validation positions from {games_used} games; K = {k:.1}.\n\
-             # MSE of sigmoid(eval / K) against results: train {:.5} -> {:.5}, \
-             validation {:.5} -> {:.5}.\n\
+             {summary}\n\
              # Per empty square and colour: the sum of its four line patterns' values plus the\n\
              # bonus of its combined threat. \"mover\" values count for the side to move,\n\
              # \"waiter\" values for the other side: evaluate = mover sum (us) - waiter sum\n\
-             # (them) + tempo + initiative.",
-            format!("{rule:?}").to_lowercase(),
+             # (them) + tempo + initiative.{per_colour}",
             rule.bits(),
             command.join(" "),
-            train.len(),
-            val.len(),
-            before.0,
-            after.0,
-            before.1,
-            after.1
         );
-        std::fs::write(out, weights.to_text(&header))
+        std::fs::write(out, weights[set].to_text(&header))
             .with_context(|| format!("cannot write {}", out.display()))?;
         println!("wrote {}", out.display());
     }

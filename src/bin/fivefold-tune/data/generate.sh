@@ -2,10 +2,12 @@
 # Regenerates the tuner's training games with the arena.
 #   generate.sh "SPARRING ENGINE COMMAND" "FIVEFOLD COMMAND" [ARENA] [OUT]
 # RULE=0 (default) makes the freestyle games (games15.txt, games20.txt); RULE=1 makes the
-# standard (exactly five) games on the standard15 suite (standard15.txt).
+# standard (exactly five) games on the standard15 suite (standard15.txt); RULE=4 makes the
+# renju games on the renju15 suite (renju15.txt; the arena adjudicates Black's fouls).
 # The sparring engine must accept `INFO max_node N` (Rapfi does). The games in this folder
 # were made with Rapfi (pbrain-rapfi --config config.toml) and pbrain-fivefold (48ea3d1 for
-# freestyle, 788ebc5 for standard).
+# freestyle, 788ebc5 for standard, 6986c47 for renju; renju15.txt holds the first twelve
+# runs).
 # Each run plays every opening of the suite twice (colours swapped); node limits differ
 # between runs so a deterministic engine still plays new games. A run whose folder exists
 # is skipped, so an interrupted generation resumes (delete a partial run's folder first).
@@ -29,17 +31,18 @@ rr() { # size pairs...
         run "rr$size-${pair%:*}-${pair#*:}" "$size" "$R" "$R" "max_node ${pair%:*}" "max_node ${pair#*:}"
     done
 }
-if [ "$RULE" = 1 ]; then
+if [ "$RULE" = 1 ] || [ "$RULE" = 4 ]; then
+    if [ "$RULE" = 1 ]; then suite=standard name=std; else suite=renju name=renju; fi
     s() { # pairs...
         for pair in "$@"; do
-            run "std15-${pair%:*}-${pair#*:}" 15 "$R" "$R" "max_node ${pair%:*}" \
-                "max_node ${pair#*:}" standard
+            run "${name}15-${pair%:*}-${pair#*:}" 15 "$R" "$R" "max_node ${pair%:*}" \
+                "max_node ${pair#*:}" $suite
         done
     }
     s 10000:20000
-    run stdrf15-10000-50000 15 "$R" "$F" "max_node 10000" "max_node 50000" standard
+    run ${name}rf15-10000-50000 15 "$R" "$F" "max_node 10000" "max_node 50000" $suite
     s 20000:10000 8000:16000 16000:8000 12000:24000
-    run stdrf15-20000-50000 15 "$R" "$F" "max_node 20000" "max_node 50000" standard
+    run ${name}rf15-20000-50000 15 "$R" "$F" "max_node 20000" "max_node 50000" $suite
     s 6000:12000 14000:28000 24000:12000 18000:9000 20000:40000 40000:20000
     s 9000:18000 28000:14000 7000:14000 32000:16000
     exit 0
