@@ -121,9 +121,12 @@ pub fn mode(pos: &Position) -> Mode {
         Mode::BlockFive
     } else if pos.has_legal_threat(them, Threat::FlexFour) {
         Mode::DefendFour
-    } else if pos.eval.count(them, Threat::FourThree) > 0 && pos.board.rule() != Rule::Renju {
-        // Renju is left out: there a black three may be false (its four square forbidden)
-        // and White may defend on squares that make Black's completion forbidden.
+    } else if pos.eval.count(them, Threat::FourThree) > 0
+        && (pos.board.rule() != Rule::Renju || them == Color::White)
+    {
+        // Black's four-three in renju is left out: its three may be false (its four square
+        // forbidden), and White may defend by making Black's completion forbidden. White's
+        // threats are plain ones, and Black's defence squares are still checked for fouls.
         Mode::DefendFourThree
     } else {
         Mode::All
@@ -313,8 +316,24 @@ mod tests {
     }
 
     #[test]
-    fn renju_keeps_every_move_against_a_four_three() {
+    fn renju_restricts_black_against_whites_four_three_only() {
         let pos = four_three_position(Rule::Renju);
+        assert_eq!(mode(&pos), Mode::DefendFourThree);
+        assert_eq!(
+            moves(&pos, Mode::DefendFourThree),
+            moves(&four_three_position(Rule::Freestyle), Mode::DefendFourThree)
+        );
+        // The same shape with the colours swapped: White keeps every move.
+        let mut b = Board::new(15, 15, Rule::Renju);
+        for (x, y) in [(5, 7), (6, 7), (7, 7), (8, 5), (8, 6)] {
+            b.place(Move::from_xy(x, y), Color::Black);
+        }
+        for (x, y) in [(4, 7), (0, 0), (14, 14), (0, 14)] {
+            b.place(Move::from_xy(x, y), Color::White);
+        }
+        b.set_side_to_move(Color::White);
+        let pos = Position::new(&b);
+        assert_eq!(pos.threat(Color::Black, Move::from_xy(8, 7)), Threat::FourThree);
         assert_eq!(mode(&pos), Mode::All);
     }
 }
