@@ -333,7 +333,10 @@ mod tests {
         }
         b.set_side_to_move(Color::White);
         let pos = Position::new(&b);
-        assert_eq!(pos.threat(Color::Black, Move::from_xy(8, 7)), Threat::FourThree);
+        assert_eq!(
+            pos.threat(Color::Black, Move::from_xy(8, 7)),
+            Threat::FourThree
+        );
         assert_eq!(mode(&pos), Mode::All);
     }
 }

@@ -25,6 +25,8 @@ pub struct TranspositionTable {
 }
 
 const ENTRY_BYTES: usize = 16;
+/// The smallest page size of the machines we run on.
+const PAGE_BYTES: usize = 4096;
 
 impl TranspositionTable {
     /// A table of at most `bytes` (rounded down to a power-of-two entry count, at least 1024).
@@ -33,8 +35,17 @@ impl TranspositionTable {
         while entries * 2 * ENTRY_BYTES <= bytes {
             entries *= 2;
         }
+        let mut words = vec![0u64; entries * 2];
+        // Touch every page now: a page's first write faults it in, which costs far more
+        // inside a search than here, before the clock (the first move of a game searched
+        // depth 8 in 110-119 ms instead of 169-176 ms with the default table).
+        for w in words.iter_mut().step_by(PAGE_BYTES / 8) {
+            // SAFETY: a valid, aligned element of the vector; volatile so the store of a
+            // zero onto zeroed memory is not optimised away.
+            unsafe { std::ptr::write_volatile(w, 0) };
+        }
         TranspositionTable {
-            words: vec![0; entries * 2],
+            words,
             mask: entries - 1,
             generation: 0,
         }
