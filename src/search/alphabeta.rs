@@ -20,10 +20,40 @@ const QUIET_ORDER_SCORE: i32 = 4_000;
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 
-/// How many moves a non-PV node searches before it skips the quiet ones.
+/// Natural logarithms of 0..256 (0 for 0), for the reduction formula.
+static LN: std::sync::LazyLock<[f32; 256]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|i| (i.max(1) as f32).ln()));
+
+/// How many moves a non-PV node searches before it skips the quiet ones: 3 + depth^1.32
+/// moves, half as many when the static evaluation has not improved on ours two plies
+/// up. Together with the reductions below (measured as one change, see `reduction`).
 #[inline]
-fn late_move_limit(depth: i32) -> usize {
-    (4 + depth * depth).max(0) as usize
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    static LIMIT: std::sync::LazyLock<[i32; MAX_PLY]> =
+        std::sync::LazyLock::new(|| std::array::from_fn(|d| 3 + (d as f64).powf(1.32) as i32));
+    let count = LIMIT[depth.clamp(0, MAX_PLY as i32 - 1) as usize];
+    (count / (2 - improving as i32) - 1).max(0) as usize
+}
+
+/// Late-move reduction of the `i`-th move (from 0) at `depth`: ln(depth) * ln(i + 1),
+/// rounded; one ply less at PV nodes, one more at a node whose evaluation is not
+/// improving. Moves that make or stop a three or four get one ply less (see `pvs`).
+/// With the move-count limit above and reductions at the root, at fixed nodes against
+/// Rapfi (Fivefold 300k, Rapfi 30k, freestyle15, 120 games): 57-61-2 where the build
+/// before scored 35-83-2, +0.18 +/- 0.09 points a game paired by opening; at 100k
+/// against 10k: 70-49-1 (was 67-53-0) on 15x15 and 82-38-0 (was 68-52-0) on 20x20.
+#[inline]
+fn reduction(depth: i32, i: usize, improving: bool, pv_node: bool) -> i32 {
+    if depth < 2 || i < 1 {
+        return 0;
+    }
+    let r = LN[depth.min(255) as usize] * LN[(i + 1).min(255)];
+    let r = r.round() as i32;
+    if pv_node {
+        (r - 1).max(0)
+    } else {
+        r + (!improving && r > 1) as i32
+    }
 }
 
 /// Mate scores are stored relative to the node, so they stay right at any ply.
@@ -62,14 +92,27 @@ impl Search<'_> {
         let mut best = Move::NONE;
         let n = root.len();
         let mut scored = Vec::with_capacity(n);
+        let us = pos.side();
+        let all = movegen::mode(pos) == Mode::All;
+        self.static_evals[0] = pos.eval.evaluate(us);
         for i in 0..n {
             let m = root.get(i);
+            // Quiet root moves after the first two are reduced too, never below depth 1.
+            let quiet = all && movegen::order_score(pos, us, m) < QUIET_ORDER_SCORE;
+            let r = if quiet && i >= 2 {
+                reduction(depth, i, true, true).min(depth - 2).max(0)
+            } else {
+                0
+            };
             pos.make(m);
             let mut score = if i == 0 {
                 -self.pvs(pos, -INF, -alpha, depth - 1, 1, true)
             } else {
-                -self.pvs(pos, -alpha - 1, -alpha, depth - 1, 1, false)
+                -self.pvs(pos, -alpha - 1, -alpha, depth - 1 - r, 1, false)
             };
+            if r > 0 && score > alpha && !self.aborted {
+                score = -self.pvs(pos, -alpha - 1, -alpha, depth - 1, 1, false);
+            }
             if i > 0 && score > alpha && !self.aborted {
                 score = -self.pvs(pos, -INF, -alpha, depth - 1, 1, true);
             }
@@ -142,13 +185,25 @@ impl Search<'_> {
             return self.leaf(pos, beta, ply);
         }
 
+        // Static evaluation, and whether it improved on ours two plies up. Under a
+        // threat the node takes its parent's, negated.
+        let eval = if mode == Mode::All || ply == 0 {
+            pos.eval.evaluate(us)
+        } else {
+            -self.static_evals[ply - 1]
+        };
+        self.static_evals[ply] = eval;
+        let improving = ply >= 2 && eval > self.static_evals[ply - 2];
+
         // Step 3b. Reverse futility: at a shallow non-PV node where the opponent threatens
         // nothing that forces our move, a static evaluation far above beta stands.
-        if !pv_node && mode == Mode::All && depth <= FUTILITY_DEPTH && beta.abs() < WIN_BOUND {
-            let eval = pos.eval.evaluate(us);
-            if eval - FUTILITY_MARGIN * depth >= beta {
-                return eval;
-            }
+        if !pv_node
+            && mode == Mode::All
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < WIN_BOUND
+            && eval - FUTILITY_MARGIN * depth >= beta
+        {
+            return eval;
         }
 
         // Step 4. Moves, ordered: hash move, killers, then threats and history.
@@ -170,6 +225,7 @@ impl Search<'_> {
         // Step 5. Principal-variation search over the moves.
         let extension = (mode == Mode::BlockFive) as i32;
         let original_alpha = alpha;
+        let move_limit = late_move_limit(depth, improving);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         for i in 0..list.len() {
@@ -177,15 +233,18 @@ impl Search<'_> {
             let quiet = mode == Mode::All && list.score(i) < QUIET_ORDER_SCORE;
             // Late quiet moves near the horizon almost never matter in gomoku, where the
             // fight is about threats: skip them outright.
-            if quiet && !pv_node && i >= late_move_limit(depth) && best > -WIN_BOUND {
+            if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
-            let reduction = if depth >= 3 && i >= 3 && quiet {
-                1 + (i >= 10) as i32 + (depth >= 6 && i >= 20) as i32
+            let child_depth = depth - 1 + extension;
+            let reduction = if quiet {
+                reduction(depth, i, improving, pv_node)
+            } else if i >= 2 && mode != Mode::BlockFive {
+                (reduction(depth, i, improving, pv_node) - 1).max(0)
             } else {
                 0
             };
-            let child_depth = depth - 1 + extension;
+            let reduction = reduction.min(child_depth - 1).max(0);
             pos.make(m);
             let score = if i == 0 {
                 -self.pvs(pos, -beta, -alpha, child_depth, ply + 1, pv_node)

@@ -151,6 +151,8 @@ pub(crate) struct Search<'a> {
     killers: [[Move; 2]; MAX_PLY],
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// Static evaluation per ply, for "improving".
+    static_evals: [i32; MAX_PLY],
 }
 
 impl<'a> Search<'a> {
@@ -170,6 +172,7 @@ impl<'a> Search<'a> {
             killers: [[Move::NONE; 2]; MAX_PLY],
             pv: Box::new([[Move::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            static_evals: [0; MAX_PLY],
         }
     }
 
