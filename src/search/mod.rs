@@ -153,7 +153,9 @@ impl Searcher {
             helpers_stop.store(true, Ordering::Relaxed);
             for w in workers {
                 // A helper that panicked only loses its nodes: the main result stands.
-                result.nodes += w.join().unwrap_or(0);
+                if let Ok(helper) = w.join() {
+                    result = deeper(result, helper);
+                }
             }
             result
         });
@@ -166,6 +168,21 @@ impl Searcher {
             result.best = fallback_move(&pos, excluded);
         }
         result
+    }
+}
+
+/// The main thread's result, or a helper's that completed a deeper iteration (a helper
+/// one depth ahead often finishes it first). A result that is not from the iterations
+/// (a five, a root VCF, a forced move: depth 0) or already a win stays. Nodes add up.
+fn deeper(main: SearchResult, helper: SearchResult) -> SearchResult {
+    let nodes = main.nodes + helper.nodes;
+    let take = main.depth > 0
+        && main.score < WIN_BOUND
+        && helper.depth > main.depth
+        && !helper.best.is_none();
+    SearchResult {
+        nodes,
+        ..if take { helper } else { main }
     }
 }
 
@@ -364,17 +381,30 @@ impl<'a> Search<'a> {
     /// until stopped, leaving what it learns in the shared hash table, where the main
     /// thread finds it. Odd helpers run a depth ahead, so the threads spread over two
     /// depths. Returns its node count.
-    fn help(&mut self, pos: &mut Position, index: usize) -> u64 {
+    fn help(&mut self, pos: &mut Position, index: usize) -> SearchResult {
         let mut root = self.root_moves(pos);
+        let mut result = SearchResult {
+            best: Move::NONE,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
         if root.len() > 1 {
             for depth in (1 + index as u32 % 2)..=self.max_depth() {
-                self.search_root(pos, &mut root, depth as i32);
+                let (score, best) = self.search_root(pos, &mut root, depth as i32);
                 if self.aborted {
                     break;
                 }
+                result = SearchResult {
+                    best,
+                    score,
+                    depth,
+                    nodes: 0,
+                };
             }
         }
-        self.nodes
+        result.nodes = self.nodes;
+        result
     }
 
     fn max_depth(&self) -> u32 {
@@ -515,6 +545,31 @@ mod tests {
         );
         let r = s.search(&open, &limits(Some(8), None), &stop, &mut |_| {});
         assert!(r.best == Move::from_xy(2, 9) || r.best == Move::from_xy(7, 9));
+    }
+
+    #[test]
+    fn a_deeper_helper_result_replaces_the_main_one_unless_the_main_is_decided() {
+        let r = |x: usize, score: i32, depth: u32, nodes: u64| SearchResult {
+            best: Move::from_xy(x, 7),
+            score,
+            depth,
+            nodes,
+        };
+        assert_eq!(deeper(r(1, 10, 8, 100), r(2, -5, 9, 50)), r(2, -5, 9, 150));
+        assert_eq!(deeper(r(1, 10, 9, 100), r(2, -5, 9, 50)), r(1, 10, 9, 150));
+        assert_eq!(
+            deeper(r(1, WIN - 5, 8, 100), r(2, 0, 9, 50)),
+            r(1, WIN - 5, 8, 150)
+        );
+        assert_eq!(
+            deeper(r(1, WIN_BOUND, 0, 100), r(2, 0, 9, 50)),
+            r(1, WIN_BOUND, 0, 150)
+        );
+        let none = SearchResult {
+            best: Move::NONE,
+            ..r(0, 0, 12, 7)
+        };
+        assert_eq!(deeper(r(1, 10, 8, 100), none), r(1, 10, 8, 107));
     }
 
     #[test]
