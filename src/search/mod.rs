@@ -133,24 +133,33 @@ impl Searcher {
             helper_history,
         } = self;
         let tt = &*tt;
-        let helpers_stop = AtomicBool::new(false);
+        // The helpers read their stop flag at every node: on a line of its own, or the
+        // main thread's writes to its neighbours (this frame holds `pos`) bounce that line
+        // between the cores (that false sharing made both threads three times slower).
+        let helpers_stop = CacheLine(AtomicBool::new(false));
         let mut result = std::thread::scope(|scope| {
             let workers: Vec<_> = helper_history[..helpers]
                 .iter_mut()
                 .enumerate()
                 .map(|(i, h)| {
-                    let (mut pos, stop) = (pos.clone(), &helpers_stop);
+                    let stop = &helpers_stop.0;
                     scope.spawn(move || {
-                        let mut search = Search::new(tt, h, limits, stop);
+                        // Everything a helper writes is its own and made on its own
+                        // thread (its arena, its stack), away from the main thread's lines.
+                        let mut pos = Position::new(board);
+                        let mut history = h.clone();
+                        let mut search = Search::new(tt, &mut history, limits, stop);
                         search.excluded = excluded;
-                        search.help(&mut pos, i + 1)
+                        let result = search.help(&mut pos, i + 1);
+                        *h = history;
+                        result
                     })
                 })
                 .collect();
             let mut search = Search::new(tt, history, limits, stop);
             search.excluded = excluded;
             let mut result = search.run(&mut pos, report);
-            helpers_stop.store(true, Ordering::Relaxed);
+            helpers_stop.0.store(true, Ordering::Relaxed);
             for w in workers {
                 // A helper that panicked only loses its nodes: the main result stands.
                 if let Ok(helper) = w.join() {
@@ -170,6 +179,10 @@ impl Searcher {
         result
     }
 }
+
+/// A value alone on its cache line (128 bytes: some cores fetch lines in pairs).
+#[repr(align(128))]
+struct CacheLine<T>(T);
 
 /// The main thread's result, or a helper's that completed a deeper iteration (a helper
 /// one depth ahead often finishes it first). A result that is not from the iterations

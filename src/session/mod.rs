@@ -195,6 +195,8 @@ impl Session {
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.clear();
         }
+        // The hash table is made (and its pages touched) now, not in the first move's time.
+        self.ensure_searcher();
         self.renju_notice_due = true;
         self.blocked.clear();
     }
