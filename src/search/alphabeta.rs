@@ -370,7 +370,7 @@ mod tests {
             max_nodes: None,
         };
         let stop = AtomicBool::new(false);
-        let mut search = Search::new(&mut s, &limits, &stop);
+        let mut search = Search::new(&s.tt, &mut s.history, &limits, &stop);
         let mut pos = Position::new(b);
         search.pvs(&mut pos, -INF, INF, depth, 0, true)
     }

@@ -49,14 +49,33 @@ pub struct Searcher {
     tt: TranspositionTable,
     /// History heuristic per colour and square.
     history: Vec<i32>,
+    /// The helper threads' own histories (Lazy SMP): one per thread beyond the first.
+    helper_history: Vec<Vec<i32>>,
 }
+
+/// Most search threads a searcher runs, whatever the manager asks for.
+pub const MAX_THREADS: usize = 64;
 
 impl Searcher {
     pub fn new(hash_bytes: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_bytes),
             history: vec![0; 2 * CELLS],
+            helper_history: Vec::new(),
         }
+    }
+
+    /// Searches with `n` threads (Lazy SMP: helpers share the hash table and fill it while
+    /// the main thread decides), between 1 and `MAX_THREADS`. A search bounded by nodes
+    /// always runs on one thread, so that it repeats exactly.
+    pub fn set_threads(&mut self, n: usize) {
+        let helpers = n.clamp(1, MAX_THREADS) - 1;
+        self.helper_history
+            .resize_with(helpers, || vec![0; 2 * CELLS]);
+    }
+
+    pub fn threads(&self) -> usize {
+        1 + self.helper_history.len()
     }
 
     /// Resizes the transposition table; the caller keeps the whole process under max_memory.
@@ -67,7 +86,13 @@ impl Searcher {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.iter_mut().for_each(|h| *h = 0);
+        for h in self.histories() {
+            h.iter_mut().for_each(|h| *h = 0);
+        }
+    }
+
+    fn histories(&mut self) -> impl Iterator<Item = &mut Vec<i32>> {
+        std::iter::once(&mut self.history).chain(self.helper_history.iter_mut())
     }
 
     /// Finds a move for the side to move. Always returns a legal empty square when one exists.
@@ -93,11 +118,56 @@ impl Searcher {
         report: &mut dyn FnMut(String),
     ) -> SearchResult {
         self.tt.new_search();
-        self.history.iter_mut().for_each(|h| *h /= 8);
+        for h in self.histories() {
+            h.iter_mut().for_each(|h| *h /= 8);
+        }
         let mut pos = Position::new(board);
-        let mut search = Search::new(self, limits, stop);
-        search.excluded = excluded;
-        let mut result = search.run(&mut pos, report);
+        let helpers = if limits.max_nodes.is_some() {
+            0
+        } else {
+            self.helper_history.len()
+        };
+        let Searcher {
+            tt,
+            history,
+            helper_history,
+        } = self;
+        let tt = &*tt;
+        // The helpers read their stop flag at every node: on a line of its own, or the
+        // main thread's writes to its neighbours (this frame holds `pos`) bounce that line
+        // between the cores (that false sharing made both threads three times slower).
+        let helpers_stop = CacheLine(AtomicBool::new(false));
+        let mut result = std::thread::scope(|scope| {
+            let workers: Vec<_> = helper_history[..helpers]
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    let stop = &helpers_stop.0;
+                    scope.spawn(move || {
+                        // Everything a helper writes is its own and made on its own
+                        // thread (its arena, its stack), away from the main thread's lines.
+                        let mut pos = Position::new(board);
+                        let mut history = h.clone();
+                        let mut search = Search::new(tt, &mut history, limits, stop);
+                        search.excluded = excluded;
+                        let result = search.help(&mut pos, i + 1);
+                        *h = history;
+                        result
+                    })
+                })
+                .collect();
+            let mut search = Search::new(tt, history, limits, stop);
+            search.excluded = excluded;
+            let mut result = search.run(&mut pos, report);
+            helpers_stop.0.store(true, Ordering::Relaxed);
+            for w in workers {
+                // A helper that panicked only loses its nodes: the main result stands.
+                if let Ok(helper) = w.join() {
+                    result = deeper(result, helper);
+                }
+            }
+            result
+        });
         let us = pos.side();
         if result.best.is_none()
             || !pos.is_legal_for(us, result.best)
@@ -107,6 +177,25 @@ impl Searcher {
             result.best = fallback_move(&pos, excluded);
         }
         result
+    }
+}
+
+/// A value alone on its cache line (128 bytes: some cores fetch lines in pairs).
+#[repr(align(128))]
+struct CacheLine<T>(T);
+
+/// The main thread's result, or a helper's that completed a deeper iteration (a helper
+/// one depth ahead often finishes it first). A result that is not from the iterations
+/// (a five, a root VCF, a forced move: depth 0) or already a win stays. Nodes add up.
+fn deeper(main: SearchResult, helper: SearchResult) -> SearchResult {
+    let nodes = main.nodes + helper.nodes;
+    let take = main.depth > 0
+        && main.score < WIN_BOUND
+        && helper.depth > main.depth
+        && !helper.best.is_none();
+    SearchResult {
+        nodes,
+        ..if take { helper } else { main }
     }
 }
 
@@ -134,7 +223,7 @@ fn fallback_move(pos: &Position, excluded: &[Move]) -> Move {
 
 /// One search run: borrows the persistent tables and owns the per-run state.
 pub(crate) struct Search<'a> {
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     history: &'a mut [i32],
     limits: Limits,
     stop: &'a AtomicBool,
@@ -156,10 +245,15 @@ pub(crate) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(s: &'a mut Searcher, limits: &Limits, stop: &'a AtomicBool) -> Search<'a> {
+    fn new(
+        tt: &'a TranspositionTable,
+        history: &'a mut [i32],
+        limits: &Limits,
+        stop: &'a AtomicBool,
+    ) -> Search<'a> {
         Search {
-            tt: &mut s.tt,
-            history: &mut s.history,
+            tt,
+            history,
             limits: *limits,
             stop,
             excluded: &[],
@@ -237,6 +331,41 @@ impl<'a> Search<'a> {
 
     /// Iterative deepening over the root moves.
     fn iterate(&mut self, pos: &mut Position, report: &mut dyn FnMut(String)) -> SearchResult {
+        let mut root = self.root_moves(pos);
+        let mut result = SearchResult {
+            best: root_first(&mut root),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        // A forced move needs no search, unless someone wants its score (exclusions).
+        if root.len() <= 1 && self.excluded.is_empty() {
+            return result;
+        }
+        let max_depth = self.max_depth();
+        let budget = self.limits.clock.budget();
+        for depth in 1..=max_depth {
+            let (score, best) = self.search_root(pos, &mut root, depth as i32);
+            if !best.is_none() {
+                result.best = best;
+                result.score = score;
+            }
+            if self.aborted {
+                break;
+            }
+            result.depth = depth;
+            report(self.depth_line(depth, score));
+            if score.abs() >= WIN_BOUND || !budget.start_next_depth(self.start.elapsed()) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// The root moves in search order: the node's moves without renju fouls and
+    /// excluded squares (or every move when the forced replies are all excluded).
+    fn root_moves(&self, pos: &Position) -> MoveList {
         let mut root = MoveList::new();
         movegen::generate(
             pos,
@@ -261,39 +390,44 @@ impl<'a> Search<'a> {
         if legal.len() < root.len() {
             root.reorder(&mut legal);
         }
+        root
+    }
+
+    /// A Lazy SMP helper thread: deepens over the same root moves as the main thread
+    /// until stopped, leaving what it learns in the shared hash table, where the main
+    /// thread finds it. Odd helpers run a depth ahead, so the threads spread over two
+    /// depths. Returns its node count.
+    fn help(&mut self, pos: &mut Position, index: usize) -> SearchResult {
+        let mut root = self.root_moves(pos);
         let mut result = SearchResult {
-            best: root_first(&mut root),
+            best: Move::NONE,
             score: 0,
             depth: 0,
             nodes: 0,
         };
-        // A forced move needs no search, unless someone wants its score (exclusions).
-        if root.len() <= 1 && self.excluded.is_empty() {
-            return result;
-        }
-        let max_depth = self
-            .limits
-            .max_depth
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH);
-        let budget = self.limits.clock.budget();
-        for depth in 1..=max_depth {
-            let (score, best) = self.search_root(pos, &mut root, depth as i32);
-            if !best.is_none() {
-                result.best = best;
-                result.score = score;
-            }
-            if self.aborted {
-                break;
-            }
-            result.depth = depth;
-            report(self.depth_line(depth, score));
-            if score.abs() >= WIN_BOUND || !budget.start_next_depth(self.start.elapsed()) {
-                break;
+        if root.len() > 1 {
+            for depth in (1 + index as u32 % 2)..=self.max_depth() {
+                let (score, best) = self.search_root(pos, &mut root, depth as i32);
+                if self.aborted {
+                    break;
+                }
+                result = SearchResult {
+                    best,
+                    score,
+                    depth,
+                    nodes: 0,
+                };
             }
         }
         result.nodes = self.nodes;
         result
+    }
+
+    fn max_depth(&self) -> u32 {
+        self.limits
+            .max_depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH)
     }
 
     /// Our five square that is not excluded, if any.
@@ -391,6 +525,86 @@ mod tests {
         };
         let r = s.search(b, &limits, &AtomicBool::new(false), &mut |_| {});
         (r.best.x(), r.best.y())
+    }
+
+    fn limits(depth: Option<u32>, nodes: Option<u64>) -> Limits {
+        Limits {
+            clock: Clock::new(Instant::now(), TimeBudget::unlimited()),
+            max_depth: depth,
+            max_nodes: nodes,
+        }
+    }
+
+    #[test]
+    fn two_threads_block_a_four_and_take_a_five() {
+        let mut s = Searcher::new(1 << 20);
+        s.set_threads(2);
+        assert_eq!(s.threads(), 2);
+        let four = board(
+            15,
+            Rule::Freestyle,
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(2, 3), (8, 8), (9, 9)],
+            Color::White,
+        );
+        let stop = AtomicBool::new(false);
+        for _ in 0..3 {
+            let r = s.search(&four, &limits(Some(6), None), &stop, &mut |_| {});
+            assert_eq!((r.best.x(), r.best.y()), (7, 3));
+        }
+        let open = board(
+            15,
+            Rule::Freestyle,
+            &[(5, 5), (6, 6), (7, 7), (9, 2)],
+            &[(3, 9), (4, 9), (5, 9), (6, 9)],
+            Color::White,
+        );
+        let r = s.search(&open, &limits(Some(8), None), &stop, &mut |_| {});
+        assert!(r.best == Move::from_xy(2, 9) || r.best == Move::from_xy(7, 9));
+    }
+
+    #[test]
+    fn a_deeper_helper_result_replaces_the_main_one_unless_the_main_is_decided() {
+        let r = |x: usize, score: i32, depth: u32, nodes: u64| SearchResult {
+            best: Move::from_xy(x, 7),
+            score,
+            depth,
+            nodes,
+        };
+        assert_eq!(deeper(r(1, 10, 8, 100), r(2, -5, 9, 50)), r(2, -5, 9, 150));
+        assert_eq!(deeper(r(1, 10, 9, 100), r(2, -5, 9, 50)), r(1, 10, 9, 150));
+        assert_eq!(
+            deeper(r(1, WIN - 5, 8, 100), r(2, 0, 9, 50)),
+            r(1, WIN - 5, 8, 150)
+        );
+        assert_eq!(
+            deeper(r(1, WIN_BOUND, 0, 100), r(2, 0, 9, 50)),
+            r(1, WIN_BOUND, 0, 150)
+        );
+        let none = SearchResult {
+            best: Move::NONE,
+            ..r(0, 0, 12, 7)
+        };
+        assert_eq!(deeper(r(1, 10, 8, 100), none), r(1, 10, 8, 107));
+    }
+
+    #[test]
+    fn a_node_limited_search_ignores_threads_and_repeats_exactly() {
+        let b = crate::search::bench::position(15, Rule::Freestyle, "7,7 8,8 6,8 8,6 8,7");
+        let run = |threads: usize| {
+            let mut s = Searcher::new(1 << 20);
+            s.set_threads(threads);
+            s.search(
+                &b,
+                &limits(None, Some(30_000)),
+                &AtomicBool::new(false),
+                &mut |_| {},
+            )
+        };
+        let one = run(1);
+        assert!(one.nodes >= 30_000, "{one:?}");
+        assert_eq!(run(2), one);
+        assert_eq!(run(3), one);
     }
 
     #[test]

@@ -289,6 +289,9 @@ impl Session {
             self.searcher_hash_bytes = self.settings.hash_bytes();
             self.searcher = Some(Searcher::new(self.searcher_hash_bytes));
         }
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.set_threads(self.settings.search_threads());
+        }
     }
 
     /// Limits for a move whose command arrived at `arrival`: the time already spent since

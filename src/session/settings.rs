@@ -26,6 +26,13 @@ pub fn hash_bytes_for(max_memory: i64) -> usize {
     table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES) as usize
 }
 
+/// Most threads a search may use here: the machine's cores (at most `MAX_THREADS`).
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(crate::search::MAX_THREADS)
+}
+
 /// What the session must do after an INFO besides storing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InfoEffect {
@@ -48,7 +55,7 @@ pub struct Settings {
     pub evaluate: Option<String>,
     pub max_depth: Option<u32>,
     pub max_nodes: Option<u64>,
-    /// Requested search threads; the search is single-threaded for now.
+    /// Requested search threads (`INFO thread_num`); see `search_threads`.
     pub threads: Option<i64>,
     /// Yixin-Board's `INFO hash_size` in KB: when set, the table has this size (within
     /// 1 MiB to 1 GiB) instead of one derived from `max_memory`. The later of the two wins.
@@ -56,6 +63,14 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// Threads to search with: `INFO thread_num`, at least 1 (the default), and never
+    /// more than the machine's cores (a thread without a core of its own only slows the
+    /// others down).
+    pub fn search_threads(&self) -> usize {
+        self.threads
+            .map_or(1, |n| n.clamp(1, max_threads() as i64) as usize)
+    }
+
     pub fn hash_bytes(&self) -> usize {
         match self.hash_kb {
             Some(kb) => kb
@@ -218,6 +233,19 @@ mod tests {
         assert_eq!(s.hash_bytes(), 2 * MIB as usize);
         s.apply(Info::HashSize(0));
         assert_eq!(s.hash_bytes(), hash_bytes_for(100 * MIB));
+    }
+
+    #[test]
+    fn search_threads_stay_between_one_and_the_cores() {
+        let mut s = Settings::default();
+        assert_eq!(s.search_threads(), 1);
+        for (asked, want) in [(0, 1), (-3, 1), (1, 1), (2, 2.min(max_threads()))] {
+            s.apply(Info::ThreadNum(asked));
+            assert_eq!(s.search_threads(), want, "thread_num {asked}");
+        }
+        s.apply(Info::ThreadNum(i64::MAX));
+        assert_eq!(s.search_threads(), max_threads());
+        assert!(max_threads() >= 1 && max_threads() <= crate::search::MAX_THREADS);
     }
 
     #[test]

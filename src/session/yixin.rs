@@ -74,7 +74,10 @@ impl Session {
     pub(super) fn show_info(&self, emit: Emit) {
         let version = env!("CARGO_PKG_VERSION");
         emit(Reply::Message(format!("{ENGINE_NAME} {version}")));
-        emit(Reply::Message("INFO MAX_THREAD_NUM 1".to_string()));
+        emit(Reply::Message(format!(
+            "INFO MAX_THREAD_NUM {}",
+            super::settings::max_threads()
+        )));
         emit(Reply::Message(format!(
             "INFO MAX_HASH_SIZE {MAX_HASH_SIZE_LOG2_KB}"
         )));

@@ -197,7 +197,8 @@ fn showinfo_names_the_engine_and_its_limits() {
     let out = talk(&mut Session::new(), "YXSHOWINFO");
     assert_eq!(out.len(), 3, "{out:?}");
     assert!(out[0].starts_with("MESSAGE Fivefold "));
-    assert_eq!(out[1], "MESSAGE INFO MAX_THREAD_NUM 1");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(out[1], format!("MESSAGE INFO MAX_THREAD_NUM {cores}"));
     assert_eq!(out[2], "MESSAGE INFO MAX_HASH_SIZE 20");
 }
 
