@@ -39,9 +39,14 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// rounded; one ply less at PV nodes, one more at a node whose evaluation is not
 /// improving. Moves that make or stop a three or four get one ply less (see `pvs`).
 /// With the move-count limit above and reductions at the root, at fixed nodes against
-/// Rapfi (Fivefold 300k, Rapfi 30k, freestyle15, 120 games): 57-61-2 where the build
-/// before scored 35-83-2, +0.18 +/- 0.09 points a game paired by opening; at 100k
-/// against 10k: 70-49-1 (was 67-53-0) on 15x15 and 82-38-0 (was 68-52-0) on 20x20.
+/// Rapfi (Fivefold 300k, Rapfi 30k, 120 games): 57-61-2 on 15x15 where the build before
+/// scored 35-83-2 (+0.18 +/- 0.09 points a game paired by opening) and 72-48-0 on 20x20
+/// (was 57-63-0); against that build at 300k nodes each, 66-44-10 (+64 +/- 52 Elo);
+/// standard and renju at 100k, 72-41-7 and 69-48-3. Rapfi at 100 ms against this at
+/// 1000 ms on 15x15: 40-58-2 (the build before: 35-65-0 on a loaded machine).
+/// Tried on top, each within noise or worse at 300k/30k: reductions x1.25 and x0.8,
+/// two plies less for threat moves, history-adjusted reductions, razoring into the
+/// leaf below alpha - 150 * depth, reverse futility to depth 6 with "improving".
 #[inline]
 fn reduction(depth: i32, i: usize, improving: bool, pv_node: bool) -> i32 {
     if depth < 2 || i < 1 {

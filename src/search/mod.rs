@@ -396,7 +396,8 @@ impl<'a> Search<'a> {
     /// A Lazy SMP helper thread: deepens over the same root moves as the main thread
     /// until stopped, leaving what it learns in the shared hash table, where the main
     /// thread finds it. Odd helpers run a depth ahead, so the threads spread over two
-    /// depths. Returns its node count.
+    /// depths. Returns its node count. With the reductions of 2026-11-23, 2 threads
+    /// against 1 at 300 ms a move (2 cores, idle, 120 games): 66-41-13, +73.5 +/- 55.7.
     fn help(&mut self, pos: &mut Position, index: usize) -> SearchResult {
         let mut root = self.root_moves(pos);
         let mut result = SearchResult {
