@@ -542,13 +542,7 @@ mod tests {
         let mut s = Searcher::new(1 << 20);
         s.set_threads(2);
         assert_eq!(s.threads(), 2);
-        let four = board(
-            15,
-            Rule::Freestyle,
-            &[(3, 3), (4, 3), (5, 3), (6, 3)],
-            &[(2, 3), (8, 8), (9, 9)],
-            Color::White,
-        );
+        let four = four_to_block();
         let stop = AtomicBool::new(false);
         for _ in 0..3 {
             let r = s.search(&four, &limits(Some(6), None), &stop, &mut |_| {});
@@ -622,16 +616,20 @@ mod tests {
         assert!(m == (2, 9) || m == (7, 9), "{m:?}");
     }
 
-    #[test]
-    fn blocks_a_four() {
-        let b = board(
+    /// Black's closed four on row 3 (White at 2,3): White to move must block at 7,3.
+    fn four_to_block() -> Board {
+        board(
             15,
             Rule::Freestyle,
             &[(3, 3), (4, 3), (5, 3), (6, 3)],
             &[(2, 3), (8, 8), (9, 9)],
             Color::White,
-        );
-        assert_eq!(best(&b, 4), (7, 3));
+        )
+    }
+
+    #[test]
+    fn blocks_a_four() {
+        assert_eq!(best(&four_to_block(), 4), (7, 3));
     }
 
     #[test]
