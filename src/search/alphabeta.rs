@@ -47,6 +47,13 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// Tried on top, each within noise or worse at 300k/30k: reductions x1.25 and x0.8,
 /// two plies less for threat moves, history-adjusted reductions, razoring into the
 /// leaf below alpha - 150 * depth, reverse futility to depth 6 with "improving".
+/// Tried on 2026-11-23, paired by opening against this build (points a game, Rapfi 30k,
+/// Fivefold 300k, 15x15), none merged: one more ply at cut nodes for non-killers +0.07 on
+/// the suite, +0.02 on 120 mirrored openings and +0.02 +/- 0.05 on 420 at 100k/10k;
+/// singular extension (depth 7, margin 8 a ply) +0.06, +0.03 and -0.02 +/- 0.05 there;
+/// fail-high reduction at cut nodes -0.01; the hash score as the pruning evaluation
+/// -0.05; internal iterative reduction -0.03; a four-only quiescence at the horizon
+/// (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).
 #[inline]
 fn reduction(depth: i32, i: usize, improving: bool, pv_node: bool) -> i32 {
     if depth < 2 || i < 1 {
