@@ -37,6 +37,11 @@ pub enum Threat {
 
 pub const THREAT_COUNT: usize = 10;
 
+/// Values of `Evaluator::state_code`: a colour's threats in brief.
+pub const STATE_CODES: usize = 72;
+/// Threat states of a position: side to move's code by the opponent's.
+pub const STATES: usize = STATE_CODES * STATE_CODES;
+
 impl Threat {
     #[inline]
     pub fn is_four(self) -> bool {
@@ -285,8 +290,8 @@ impl Evaluator {
     }
 
     /// Static score from the side to move's point of view: its shapes with its weights as
-    /// mover, the opponent's with the opponent's weights as waiter, and the mover's tempo
-    /// and initiative terms.
+    /// mover, the opponent's with the opponent's weights as waiter, and the mover's tempo,
+    /// initiative and threat-state terms.
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
         let w = self.weights[side.idx()];
@@ -295,7 +300,32 @@ impl Evaluator {
             -1 => -w.initiative_threat,
             _ => 0,
         };
-        self.sum[side.idx()][MOVER] - self.sum[side.opp().idx()][WAITER] + w.tempo + initiative
+        self.sum[side.idx()][MOVER] - self.sum[side.opp().idx()][WAITER]
+            + w.tempo
+            + initiative
+            + w.state[self.state_index(side)] as i32
+    }
+
+    /// The threat state of the position for `side` to move: `state_code` of the side to
+    /// move, then of its opponent, as one index below `STATES`.
+    #[inline]
+    pub fn state_index(&self, side: Color) -> usize {
+        self.state_code(side) * STATE_CODES + self.state_code(side.opp())
+    }
+
+    /// One colour's threats in brief: whether it can make an open four (an open three on
+    /// the board), a four-three, a double three, and how many squares make a plain four
+    /// and an open three (0, 1, 2 or more each).
+    #[inline]
+    fn state_code(&self, c: Color) -> usize {
+        let n = &self.counts[c.idx()];
+        let has = |t: Threat| (n[t as usize] > 0) as usize;
+        let fours = (n[Threat::Four as usize] + n[Threat::FourPlus as usize]).min(2) as usize;
+        let threes = (n[Threat::Flex3 as usize] + n[Threat::Flex3Plus as usize]).min(2) as usize;
+        (((has(Threat::FlexFour) * 2 + has(Threat::FourThree)) * 2 + has(Threat::DoubleThree)) * 3
+            + fours)
+            * 3
+            + threes
     }
 
     /// Who holds the initiative: a double three or four-three we can play while the
@@ -317,7 +347,7 @@ impl Evaluator {
     /// What `evaluate(side)` is linear in, one block per colour (indexed by `Color::idx`):
     /// the terms weighed with that colour's weights. `evaluate(side)` is the sum over
     /// both colours of the block's dot product with `Weights::for_side(rule, colour)
-    /// .to_vector()`. Counts of each pattern (over the four lines) and threat on the empty
+    /// .to_vector()`, plus the side's threat-state value (`state_index`). Counts of each pattern (over the four lines) and threat on the empty
     /// squares, for `side` as mover (with the tempo and initiative terms, in `side`'s
     /// block) and, negated, for the opponent as waiter (in the opponent's block). For
     /// tuning; it walks the whole board.
@@ -503,7 +533,12 @@ mod tests {
                     let dot: f64 = (0..2)
                         .flat_map(|c| f[c].iter().zip(&w[c]).map(|(&x, wv)| x as f64 * wv))
                         .sum();
-                    assert_eq!(dot, e.evaluate(side) as f64, "{rule:?} {side:?}");
+                    let state = Weights::for_side(rule, side).state[e.state_index(side)];
+                    assert_eq!(
+                        dot + state as f64,
+                        e.evaluate(side) as f64,
+                        "{rule:?} {side:?}"
+                    );
                     // The tempo and initiative terms are the mover's.
                     let (us, them) = (&f[side.idx()], &f[side.opp().idx()]);
                     assert_eq!((us[F_TEMPO], them[F_TEMPO]), (1, 0));
@@ -514,6 +549,32 @@ mod tests {
             // Under renju Black's double three is forbidden, so no initiative there.
             assert_eq!(seen_initiative, rule != Rule::Renju, "{rule:?}");
         }
+    }
+
+    /// `state_code` from its parts, written out apart from the packing in the engine.
+    fn code(open_four: bool, four_three: bool, double_three: bool, fours: u8, threes: u8) -> usize {
+        let bits = open_four as usize * 4 + four_three as usize * 2 + double_three as usize;
+        bits * 9 + fours.min(2) as usize * 3 + threes.min(2) as usize
+    }
+
+    #[test]
+    fn threat_state_is_each_side_threats_in_brief() {
+        let empty = Board::new(15, 15, Rule::Freestyle);
+        assert_eq!(Evaluator::new(&empty).state_index(Color::Black), 0);
+        // Black's open three on row 7: two open-four squares (5,7 and 9,7) and two
+        // squares making a broken four (4,7 and 10,7); nothing makes an open three.
+        let black = [(6, 7), (7, 7), (8, 7)];
+        let b = board_with(Rule::Freestyle, &black, &[]);
+        let e = Evaluator::new(&b);
+        let bc = code(true, false, false, 2, 0);
+        assert_eq!(e.state_index(Color::Black), bc * STATE_CODES);
+        assert_eq!(e.state_index(Color::White), bc);
+        // White's open two far away on row 2: 1,2, 4,2 and 5,2 make open threes.
+        let b = board_with(Rule::Freestyle, &black, &[(2, 2), (3, 2)]);
+        let e = Evaluator::new(&b);
+        let wc = code(false, false, false, 0, 3);
+        assert_eq!(e.state_index(Color::Black), bc * STATE_CODES + wc);
+        assert_eq!(e.state_index(Color::White), wc * STATE_CODES + bc);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! `fivefold-tune` fits these numbers to game results and writes the same format.
 
 use super::pattern::PATTERN_COUNT;
-use super::score::THREAT_COUNT;
+use super::score::{STATES, STATE_CODES, THREAT_COUNT};
 use crate::game::{Color, Rule};
 use std::sync::OnceLock;
 
@@ -56,7 +56,14 @@ pub struct Weights {
     pub pattern: [[i16; PATTERN_COUNT]; 2],
     /// Per role, the extra value of each combined threat, by `Threat as usize`.
     pub threat: [[i16; THREAT_COUNT]; 2],
+    /// Per threat state (`Evaluator::state_index`: the side to move's threats in brief by
+    /// its opponent's), a correction added when this colour is to move. Files list only
+    /// the states that are not 0, as `state MOVER_CODE WAITER_CODE VALUE` lines.
+    pub state: Vec<i16>,
 }
+
+/// The key of the optional, repeatable threat-state lines.
+const STATE_KEY: &str = "state";
 
 const KEYS: [&str; 7] = [
     "tempo",
@@ -77,6 +84,7 @@ impl Weights {
             initiative_threat: 0,
             pattern: [[0; PATTERN_COUNT]; 2],
             threat: [[0; THREAT_COUNT]; 2],
+            state: vec![0; STATES],
         };
         let mut seen = [false; KEYS.len()];
         for (n, raw) in text.lines().enumerate() {
@@ -90,6 +98,11 @@ impl Weights {
                 .map(|s| s.parse::<i32>())
                 .collect::<Result<Vec<i32>, _>>()
                 .map_err(|e| format!("line {}: {e}", n + 1))?;
+            if key == STATE_KEY {
+                w.set_state_line(&nums)
+                    .map_err(|e| format!("line {}: {e}", n + 1))?;
+                continue;
+            }
             let k = KEYS
                 .iter()
                 .position(|&x| x == key)
@@ -132,6 +145,20 @@ impl Weights {
         Ok(w)
     }
 
+    /// One `state MOVER_CODE WAITER_CODE VALUE` line's numbers.
+    fn set_state_line(&mut self, nums: &[i32]) -> Result<(), String> {
+        let &[m, wt, v] = nums else {
+            return Err("'state' needs 3 numbers: mover code, waiter code, value".to_string());
+        };
+        let code = |c: i32| usize::try_from(c).ok().filter(|&c| c < STATE_CODES);
+        let (Some(m), Some(wt)) = (code(m), code(wt)) else {
+            return Err(format!("state codes must be below {STATE_CODES}"));
+        };
+        self.state[m * STATE_CODES + wt] =
+            i16::try_from(v).map_err(|_| "value out of range".to_string())?;
+        Ok(())
+    }
+
     /// The file format `parse` reads, after `header` (comment lines, each starting `#`).
     pub fn to_text(&self, header: &str) -> String {
         let join = |v: &[i16]| {
@@ -156,6 +183,20 @@ impl Weights {
         s.push_str(&format!("mover_threat {}\n", join(&self.threat[MOVER])));
         s.push_str(&format!("waiter_pattern {}\n", join(&self.pattern[WAITER])));
         s.push_str(&format!("waiter_threat {}\n", join(&self.threat[WAITER])));
+        if self.state.iter().any(|&v| v != 0) {
+            s.push_str(
+                "# threat states (side to move's code, opponent's code, value); a code is\n\
+                 # ((open four? * 2 + four-three?) * 2 + double three?) * 9 + plain four\n\
+                 # squares (0-2) * 3 + open three squares (0-2)\n",
+            );
+        }
+        for (i, &v) in self.state.iter().enumerate().filter(|(_, &v)| v != 0) {
+            s.push_str(&format!(
+                "{STATE_KEY} {} {} {v}\n",
+                i / STATE_CODES,
+                i % STATE_CODES
+            ));
+        }
         s
     }
 
@@ -177,7 +218,8 @@ impl Weights {
         v
     }
 
-    /// The inverse of `to_vector`, rounding to integers (clamped to the `i16` range).
+    /// The inverse of `to_vector`, rounding to integers (clamped to the `i16` range); the
+    /// threat states are all 0.
     pub fn from_vector(v: &[f64; FEATURES]) -> Weights {
         let small = |x: f64| x.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
         let mut w = Weights {
@@ -186,6 +228,7 @@ impl Weights {
             initiative_threat: v[F_INITIATIVE_THREAT].round() as i32,
             pattern: [[0; PATTERN_COUNT]; 2],
             threat: [[0; THREAT_COUNT]; 2],
+            state: vec![0; STATES],
         };
         for role in [MOVER, WAITER] {
             for p in 0..PATTERN_COUNT {
@@ -298,7 +341,14 @@ mod tests {
             for c in [Color::Black, Color::White] {
                 let w = Weights::for_side(rule, c);
                 assert_eq!(Weights::parse(&w.to_text("# header")).as_ref(), Ok(w));
-                assert_eq!(&Weights::from_vector(&w.to_vector()), w);
+                let dense = Weights::from_vector(&w.to_vector());
+                assert_eq!(
+                    &Weights {
+                        state: w.state.clone(),
+                        ..dense
+                    },
+                    w
+                );
             }
         }
     }
@@ -314,5 +364,26 @@ mod tests {
         assert!(Weights::parse(&good.replace("mover_pattern 0", "mover_pattern 40000")).is_err());
         assert!(Weights::parse(&format!("{good}\nvalue 3\n")).is_err());
         assert!(Weights::parse(&good.replace("mover_pattern 0", "mover_pattern 5")).is_err());
+        for bad in [
+            "state 1 2",
+            "state 72 0 5",
+            "state 0 -1 5",
+            "state 3 4 40000",
+        ] {
+            assert!(
+                Weights::parse(&format!("{good}\n{bad}\n")).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn state_lines_set_one_cell_each_and_round_trip() {
+        let text = format!("{HANDSET_TEXT}\nstate 3 5 -40\nstate 71 0 25\n");
+        let w = Weights::parse(&text).unwrap();
+        assert_eq!(w.state[3 * STATE_CODES + 5], -40);
+        assert_eq!(w.state[71 * STATE_CODES], 25);
+        assert_eq!(w.state.iter().filter(|&&v| v != 0).count(), 2);
+        assert_eq!(Weights::parse(&w.to_text("# header")), Ok(w));
     }
 }

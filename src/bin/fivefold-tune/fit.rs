@@ -3,11 +3,14 @@
 //! the starting weights (it fixes the scale), then the weights with K held.
 
 /// Positions in a flat, dense layout: `dim` features per position (one weight set, or a
-/// set per colour).
+/// set per colour), and per position a fixed offset added to its evaluation (the
+/// threat-state value) and its threat-state cell.
 pub struct Data {
     pub dim: usize,
     pub x: Vec<f64>,
     pub y: Vec<f64>,
+    pub offset: Vec<f64>,
+    pub cell: Vec<usize>,
 }
 
 impl Data {
@@ -16,22 +19,35 @@ impl Data {
             dim,
             x: Vec::new(),
             y: Vec::new(),
+            offset: Vec::new(),
+            cell: Vec::new(),
         }
     }
     /// Adds a position; `features` must have `dim` entries.
-    pub fn push(&mut self, features: &[i32], score: f64) {
+    pub fn push(&mut self, features: &[i32], score: f64, offset: f64, cell: usize) {
         assert_eq!(features.len(), self.dim, "feature vector length");
         self.x.extend(features.iter().map(|&v| v as f64));
         self.y.push(score);
+        self.offset.push(offset);
+        self.cell.push(cell);
     }
     pub fn len(&self) -> usize {
         self.y.len()
     }
-    /// The positions' feature vectors with their results.
-    fn rows(&self) -> impl Iterator<Item = (&[f64], f64)> {
+    /// The positions' feature vectors with their results and offsets.
+    fn rows(&self) -> impl Iterator<Item = (&[f64], f64, f64)> {
         self.x
             .chunks_exact(self.dim.max(1))
             .zip(self.y.iter().copied())
+            .zip(self.offset.iter().copied())
+            .map(|((x, y), o)| (x, y, o))
+    }
+
+    /// Sets each position's offset to `table[cell]`.
+    pub fn set_offsets(&mut self, table: &[f64]) {
+        for (o, &c) in self.offset.iter_mut().zip(&self.cell) {
+            *o = table[c];
+        }
     }
 }
 
@@ -52,7 +68,7 @@ pub fn mse(d: &Data, w: &[f64], k: f64) -> f64 {
     }
     let total: f64 = d
         .rows()
-        .map(|(x, y)| (sigmoid(dot(x, w) / k) - y).powi(2))
+        .map(|(x, y, o)| (sigmoid((dot(x, w) + o) / k) - y).powi(2))
         .sum();
     total / d.len() as f64
 }
@@ -111,8 +127,8 @@ pub fn fit(
     let scale2 = 100.0f64 * 100.0;
     for it in 1..=o.iterations {
         let mut grad = vec![0.0; dim];
-        for (x, y) in d.rows() {
-            let p = sigmoid(dot(x, &w) / o.k);
+        for (x, y, off) in d.rows() {
+            let p = sigmoid((dot(x, &w) + off) / o.k);
             // d/dw (p - y)^2 = 2 (p - y) p (1 - p) x / k
             let c = 2.0 * (p - y) * p * (1.0 - p) / o.k;
             for (g, xi) in grad.iter_mut().zip(x) {
@@ -146,7 +162,7 @@ pub fn round_with_refit(
 ) -> Vec<f64> {
     let dim = fitted.len();
     let mut use_ = vec![0.0; dim];
-    for (x, _) in d.rows() {
+    for (x, _, _) in d.rows() {
         for (u, v) in use_.iter_mut().zip(x) {
             *u += v.abs();
         }
@@ -171,6 +187,37 @@ pub fn round_with_refit(
     w
 }
 
+/// The threat-state table for fixed dense weights `w`: each of `cells` cells on its own
+/// (a position falls in exactly one), by Newton steps on its positions' loss plus a prior
+/// worth `prior` positions at an even result pulling the value to 0, so that rare states
+/// stay near 0. Rounded to integers.
+pub fn fit_states(d: &Data, w: &[f64], k: f64, cells: usize, prior: f64) -> Vec<f64> {
+    let base: Vec<f64> = d.rows().map(|(x, _, _)| dot(x, w)).collect();
+    let mut by_cell: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (i, &c) in d.cell.iter().enumerate() {
+        by_cell[c].push(i);
+    }
+    // The prior's curvature: `prior` positions at p = 1/2, where p(1 - p) = 1/4.
+    let prior_h = prior * 2.0 / 16.0 / (k * k);
+    let mut table = vec![0.0; cells];
+    for (t, rows) in table.iter_mut().zip(&by_cell) {
+        if rows.is_empty() {
+            continue;
+        }
+        for _ in 0..30 {
+            let (mut g, mut h) = (prior_h * *t, prior_h);
+            for &i in rows {
+                let p = sigmoid((base[i] + *t) / k);
+                g += 2.0 * (p - d.y[i]) * p * (1.0 - p) / k;
+                h += 2.0 * (p * (1.0 - p)).powi(2) / (k * k);
+            }
+            *t -= g / h;
+        }
+        *t = t.round().clamp(i16::MIN as f64, i16::MAX as f64);
+    }
+    table
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,7 +240,7 @@ mod tests {
             f[5] = rng.gen_range(-4..=4);
             f[7] = rng.gen_range(-4..=4);
             let p = sigmoid(dot(&f.map(|v| v as f64), &truth) / k);
-            d.push(&f, if rng.gen::<f64>() < p { 1.0 } else { 0.0 });
+            d.push(&f, if rng.gen::<f64>() < p { 1.0 } else { 0.0 }, 0.0, 0);
         }
         let fitted_k = fit_k(&d, &truth);
         assert!((fitted_k - k).abs() < 20.0, "{fitted_k}");
@@ -234,5 +281,39 @@ mod tests {
         }
         assert_eq!(r[1], 0.25);
         assert!(mse(&d, &r, k) < mse(&d, &w, k) + 1e-4);
+    }
+
+    /// Results drawn with a known value per threat-state cell on top of a fixed
+    /// evaluation: `fit_states` recovers the values of well-filled cells, and the prior
+    /// holds a cell with a handful of positions near 0.
+    #[test]
+    fn fit_states_recovers_cell_values() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let k = 400.0;
+        let truth = [0.0, 300.0, -500.0, 800.0];
+        let mut d = Data::new(1);
+        for i in 0..30_000 {
+            // Cell 3 gets only 5 positions.
+            let cell = if i < 5 { 3 } else { i % 3 };
+            let base = rng.gen_range(-600..=600);
+            let p = sigmoid((base as f64 + truth[cell]) / k);
+            let y = if rng.gen::<f64>() < p { 1.0 } else { 0.0 };
+            d.push(&[base], y, 0.0, cell);
+        }
+        let table = fit_states(&d, &[1.0], k, 5, 50.0);
+        for cell in 0..3 {
+            assert!(
+                (table[cell] - truth[cell]).abs() < 40.0,
+                "{cell}: {}",
+                table[cell]
+            );
+            assert_eq!(table[cell], table[cell].round());
+        }
+        assert!(table[3].abs() < 300.0, "{}", table[3]);
+        assert_eq!(table[4], 0.0, "no positions");
+        let before = mse(&d, &[1.0], k);
+        d.set_offsets(&table);
+        assert!(mse(&d, &[1.0], k) < before);
     }
 }

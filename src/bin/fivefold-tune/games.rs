@@ -75,6 +75,9 @@ pub struct Sample {
     pub score: f64,
     /// `evaluate(side to move)` with the engine's compiled-in weights.
     pub engine_eval: i32,
+    pub side: Color,
+    /// `Evaluator::state_index(side to move)`.
+    pub state: usize,
 }
 
 /// Whether the tuner learns from this position: nothing tactical pending. Neither side has
@@ -109,6 +112,8 @@ pub fn samples(game: &Game, rule: Rule, first: usize, facing_threes: bool) -> Re
                         1.0 - black
                     },
                     engine_eval: eval.evaluate(side),
+                    side,
+                    state: eval.state_index(side),
                 });
             }
         }

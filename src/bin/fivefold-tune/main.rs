@@ -5,7 +5,10 @@
 //! (standard), `fivefold-tune --rule 4 15:renju15.txt --out renju_black.txt --out-white
 //! renju_white.txt` (renju: a weight set per colour, fitted together) replays arena games, keeps the quiet positions after the opening, labels each with the
 //! result for the side to move, fits K for the starting weights, then the weights with K
-//! fixed, and reports the loss on the training games and on held-out games.
+//! fixed, and reports the loss on the training games and on held-out games. With
+//! `--states` it then fits the threat-state table (`Evaluator::state_index`) cell by cell
+//! on top of the fitted weights; without it the starting weights' table is kept, and it
+//! counts as a fixed part of each position's evaluation while the weights are fitted.
 
 mod fit;
 mod games;
@@ -14,7 +17,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use fit::{Data, FitOptions};
 use fivefold::eval::weights::{pattern_feature, threat_feature, FEATURES, MOVER, WAITER};
-use fivefold::eval::{Weights, PATTERN_COUNT, THREAT_COUNT};
+use fivefold::eval::{Weights, PATTERN_COUNT, STATES, THREAT_COUNT};
 use fivefold::game::{Color, Rule};
 use std::path::{Path, PathBuf};
 
@@ -69,6 +72,12 @@ struct Cli {
     /// Use this K instead of fitting it
     #[arg(long)]
     k: Option<f64>,
+    /// Then fit the threat-state table (else the starting weights' table is kept)
+    #[arg(long)]
+    states: bool,
+    /// Threat states: the prior, in positions at an even result, pulling each value to 0
+    #[arg(long, default_value_t = 200.0)]
+    state_prior: f64,
 }
 
 const PATTERN_NAMES: [&str; PATTERN_COUNT] = [
@@ -100,7 +109,7 @@ fn run(cli: Cli) -> Result<()> {
     let start = start_weights(&cli, layout, rule)?;
     let compiled = [Color::Black, Color::White].map(|c| Weights::for_side(rule, c).clone());
     let w0 = layout.vector(&start);
-    let data = load_games(&cli, rule, layout, (start == compiled).then_some(&w0[..]))?;
+    let mut data = load_games(&cli, rule, layout, &start, start == compiled)?;
     let (train, val) = (&data.train, &data.val);
     println!(
         "games: {} used ({} held out), {} skipped (not ended on the board)",
@@ -144,13 +153,33 @@ fn run(cli: Cli) -> Result<()> {
         fit::mse(val, &fitted, k)
     );
     let fitted = fit::round_with_refit(train, &fitted, &opts, cli.refit_iterations);
-    let weights = layout.weights(&fitted);
+    let mut weights = layout.weights(&fitted);
     let rounded = layout.vector(&weights);
-    let after = (fit::mse(train, &rounded, k), fit::mse(val, &rounded, k));
+    let mut after = (fit::mse(train, &rounded, k), fit::mse(val, &rounded, k));
     println!(
         "loss after (rounded weights): train {:.6} validation {:.6}",
         after.0, after.1
     );
+    let sizes = (train.len(), val.len());
+    let table = if cli.states {
+        fit::fit_states(train, &rounded, k, layout.cells(), cli.state_prior)
+    } else {
+        layout.states(&start)
+    };
+    layout.set_states(&mut weights, &table);
+    if cli.states {
+        data.train.set_offsets(&table);
+        data.val.set_offsets(&table);
+        after = (
+            fit::mse(&data.train, &rounded, k),
+            fit::mse(&data.val, &rounded, k),
+        );
+        let used = table.iter().filter(|&&v| v != 0.0).count();
+        println!(
+            "loss after the threat states ({used} not 0): train {:.6} validation {:.6}",
+            after.0, after.1
+        );
+    }
     for set in 0..layout.sets {
         if layout.sets == 2 {
             println!("{}:", colour_name(set));
@@ -161,13 +190,7 @@ fn run(cli: Cli) -> Result<()> {
         "# {} train / {} validation positions from {} games; K = {k:.1}.\n\
          # MSE of sigmoid(eval / K) against results: train {:.5} -> {:.5}, \
          validation {:.5} -> {:.5}.",
-        train.len(),
-        val.len(),
-        data.games_used,
-        before.0,
-        after.0,
-        before.1,
-        after.1
+        sizes.0, sizes.1, data.games_used, before.0, after.0, before.1, after.1
     );
     write_weights(&cli, rule, layout, &weights, &summary)
 }
@@ -209,6 +232,34 @@ impl Layout {
             Weights::from_vector(&a)
         };
         [set(0), set(self.sets - 1)]
+    }
+
+    /// Threat-state cells: a table per weight set, the side to move's.
+    fn cells(self) -> usize {
+        self.sets * STATES
+    }
+
+    /// The cell of a position whose side to move is `side`, in threat state `state`.
+    fn cell(self, side: Color, state: usize) -> usize {
+        let set = if self.sets == 2 { side.idx() } else { 0 };
+        set * STATES + state
+    }
+
+    /// The weight sets' threat-state tables, one after the other.
+    fn states(self, w: &[Weights; 2]) -> Vec<f64> {
+        w[..self.sets]
+            .iter()
+            .flat_map(|w| w.state.iter().map(|&v| v as f64))
+            .collect()
+    }
+
+    /// The inverse of `states`.
+    fn set_states(self, w: &mut [Weights; 2], table: &[f64]) {
+        for (i, w) in w.iter_mut().enumerate() {
+            let set = i.min(self.sets - 1);
+            let part = &table[set * STATES..(set + 1) * STATES];
+            w.state = part.iter().map(|&v| v as i16).collect();
+        }
     }
 
     /// Every weight but those of the Dead pattern and the None threat (stones count as
@@ -262,9 +313,18 @@ struct Loaded {
     val_games: usize,
 }
 
-/// Replays the game files into positions. With `engine` (the starting weights when they
-/// are the compiled-in ones), checks that features · weights is the engine's evaluation.
-fn load_games(cli: &Cli, rule: Rule, layout: Layout, engine: Option<&[f64]>) -> Result<Loaded> {
+/// Replays the game files into positions, each with the starting weights' threat-state
+/// value as its offset. With `check` (the starting weights are the compiled-in ones),
+/// checks that features · weights plus the offset is the engine's evaluation.
+fn load_games(
+    cli: &Cli,
+    rule: Rule,
+    layout: Layout,
+    start: &[Weights; 2],
+    check: bool,
+) -> Result<Loaded> {
+    let w0 = layout.vector(start);
+    let table = layout.states(start);
     let dim = layout.sets * FEATURES;
     let mut d = Loaded {
         train: Data::new(dim),
@@ -304,9 +364,10 @@ fn load_games(cli: &Cli, rule: Rule, layout: Layout, engine: Option<&[f64]>) -> 
             d.val_games += held_out as usize;
             for s in samples {
                 let x = layout.features(&s.features);
-                if let Some(w) = engine {
-                    let dot: f64 = x.iter().zip(w).map(|(&x, w)| x as f64 * w).sum();
-                    if dot != s.engine_eval as f64 {
+                let cell = layout.cell(s.side, s.state);
+                if check {
+                    let dot: f64 = x.iter().zip(&w0).map(|(&x, w)| x as f64 * w).sum();
+                    if dot + table[cell] != s.engine_eval as f64 {
                         bail!(
                             "{}: features give {dot}, engine {}",
                             where_(),
@@ -315,7 +376,7 @@ fn load_games(cli: &Cli, rule: Rule, layout: Layout, engine: Option<&[f64]>) -> 
                     }
                 }
                 let set = if held_out { &mut d.val } else { &mut d.train };
-                set.push(&x, s.score);
+                set.push(&x, s.score, table[cell], cell);
             }
         }
     }
@@ -359,7 +420,7 @@ fn write_weights(
              # Per empty square and colour: the sum of its four line patterns' values plus the\n\
              # bonus of its combined threat. \"mover\" values count for the side to move,\n\
              # \"waiter\" values for the other side: evaluate = mover sum (us) - waiter sum\n\
-             # (them) + tempo + initiative.{per_colour}",
+             # (them) + tempo + initiative + threat state.{per_colour}",
             rule.bits(),
             command.join(" "),
         );
