@@ -8,6 +8,11 @@
 # were made with Rapfi (pbrain-rapfi --config config.toml) and pbrain-fivefold (48ea3d1 for
 # freestyle, 788ebc5 for standard, 6986c47 for renju; renju15.txt holds the first twelve
 # runs).
+# more15.txt and more20.txt are not made by this script: they are the fixed-node sparring
+# matches of Fivefold builds (November 2026, 4k-300k nodes) against Rapfi (4k-30k nodes),
+# a few Fivefold self-play matches, and Rapfi against itself at 12k against 24k nodes (250
+# games on 15x15, 292 on 20x20), all on the freestyle suites' openings and their mirror
+# images.
 # Each run plays every opening of the suite twice (colours swapped); node limits differ
 # between runs so a deterministic engine still plays new games. A run whose folder exists
 # is skipped, so an interrupted generation resumes (delete a partial run's folder first).
