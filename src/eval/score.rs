@@ -347,10 +347,10 @@ impl Evaluator {
     /// What `evaluate(side)` is linear in, one block per colour (indexed by `Color::idx`):
     /// the terms weighed with that colour's weights. `evaluate(side)` is the sum over
     /// both colours of the block's dot product with `Weights::for_side(rule, colour)
-    /// .to_vector()`, plus the side's threat-state value (`state_index`). Counts of each pattern (over the four lines) and threat on the empty
-    /// squares, for `side` as mover (with the tempo and initiative terms, in `side`'s
-    /// block) and, negated, for the opponent as waiter (in the opponent's block). For
-    /// tuning; it walks the whole board.
+    /// .to_vector()`, plus the side's threat-state value (`state_index`). Counts of each
+    /// pattern (over the four lines) and threat on the empty squares, for `side` as mover
+    /// (with the tempo and initiative terms, in `side`'s block) and, negated, for the
+    /// opponent as waiter (in the opponent's block). For tuning; it walks the whole board.
     pub fn features(&self, side: Color) -> [[i32; FEATURES]; 2] {
         let mut f = [[0; FEATURES]; 2];
         let mover = &mut f[side.idx()];
