@@ -49,7 +49,8 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// leaf below alpha - 150 * depth, reverse futility to depth 6 with "improving".
 /// Tried on 2026-11-23, paired by opening against this build (points a game, Rapfi 30k,
 /// Fivefold 300k, 15x15), none merged: one more ply at cut nodes for non-killers +0.07 on
-/// the suite, +0.02 on 120 mirrored openings and +0.02 +/- 0.05 on 420 at 100k/10k;
+/// the suite, +0.02 +/- 0.06 on 420 mirrored openings and +0.02 +/- 0.05 on 420 at
+/// 100k/10k (about +15 Elo if real; 840 games do not show it);
 /// singular extension (depth 7, margin 8 a ply) +0.06, +0.03 and -0.02 +/- 0.05 there;
 /// fail-high reduction at cut nodes -0.01; the hash score as the pruning evaluation
 /// -0.05; internal iterative reduction -0.03; a four-only quiescence at the horizon
