@@ -6,5 +6,5 @@ pub mod weights;
 
 pub use pattern::PATTERN_COUNT;
 pub use pattern::{Pattern, PatternTable};
-pub use score::{Evaluator, Threat, STATES, STATE_CODES, THREAT_COUNT};
+pub use score::{combo_key, Evaluator, Threat, COMBINATIONS, STATES, STATE_CODES, THREAT_COUNT};
 pub use weights::Weights;

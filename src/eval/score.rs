@@ -102,13 +102,23 @@ struct Combined {
     value: [i16; 2],
 }
 
-const COMBINATIONS: usize = PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT;
+/// Ordered combinations of four line patterns (one per direction).
+pub const COMBINATIONS: usize = PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT;
 
-/// A square's value for one role: its four patterns' values plus its threat's bonus.
+/// A square's value for one role: its four patterns' values plus its threat's bonus plus
+/// the correction for its combination of patterns (`Weights::combo`).
 fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) -> i16 {
     pats.iter()
         .map(|&p| w.pattern[role][p as usize])
         .fold(w.threat[role][threat as usize], i16::saturating_add)
+        .saturating_add(w.combo[role][combo_key(pats)])
+}
+
+/// The combination of four patterns whatever their directions: the combination index of
+/// the patterns sorted from best to worst, below `COMBINATIONS`.
+pub fn combo_key(mut pats: [Pattern; 4]) -> usize {
+    pats.sort_unstable_by(|a, b| b.cmp(a));
+    combination_index(pats)
 }
 
 /// `combine` and the value sums for every four patterns, looked up on each pattern change
@@ -374,6 +384,32 @@ impl Evaluator {
         f
     }
 
+    /// For tuning the combination corrections (`Weights::combo`): per empty square, the
+    /// key (`combo_key`) of `side`'s patterns as mover and, negated, of the opponent's as
+    /// waiter, as `(role * COMBINATIONS + key, count)` with each index once. Squares
+    /// whose lines are all Dead are left out (they are worth nothing).
+    pub fn combo_features(&self, side: Color) -> Vec<(usize, i32)> {
+        let mut keys = Vec::with_capacity(2 * self.cells.len());
+        for (role, c) in [(MOVER, side), (WAITER, side.opp())] {
+            for cell in &self.cells {
+                let key = combo_key(cell.pat[c.idx()]);
+                if key != 0 {
+                    keys.push(role * COMBINATIONS + key);
+                }
+            }
+        }
+        keys.sort_unstable();
+        let mut out: Vec<(usize, i32)> = Vec::new();
+        for k in keys {
+            let sign = if k < COMBINATIONS { 1 } else { -1 };
+            match out.last_mut() {
+                Some((last, n)) if *last == k => *n += sign,
+                _ => out.push((k, sign)),
+            }
+        }
+        out
+    }
+
     #[inline]
     pub fn threat(&self, c: Color, m: Move) -> Threat {
         self.cells[m.idx()].threat[c.idx()]
@@ -534,8 +570,20 @@ mod tests {
                         .flat_map(|c| f[c].iter().zip(&w[c]).map(|(&x, wv)| x as f64 * wv))
                         .sum();
                     let state = Weights::for_side(rule, side).state[e.state_index(side)];
+                    let combos: i32 = e
+                        .combo_features(side)
+                        .iter()
+                        .map(|&(j, n)| {
+                            let (c, role) = if j < COMBINATIONS {
+                                (side, MOVER)
+                            } else {
+                                (side.opp(), WAITER)
+                            };
+                            n * Weights::for_side(rule, c).combo[role][j % COMBINATIONS] as i32
+                        })
+                        .sum();
                     assert_eq!(
-                        dot + state as f64,
+                        dot + state as f64 + combos as f64,
                         e.evaluate(side) as f64,
                         "{rule:?} {side:?}"
                     );
@@ -684,5 +732,59 @@ mod tests {
             e.threat(Color::White, Move::from_xy(6, 8)),
             Threat::Forbidden
         );
+    }
+
+    #[test]
+    fn a_combination_correction_counts_for_every_order_of_lines() {
+        let mut w = Weights::for_side(Rule::Freestyle, Color::Black).clone();
+        let p = |v: [u8; 4]| v.map(Pattern::from_u8);
+        let base = |w: &Weights, pats| square_value(w, WAITER, pats, Threat::None);
+        let before: Vec<i16> = [[7, 5, 0, 0], [0, 5, 7, 0], [0, 0, 5, 7], [7, 0, 0, 6]]
+            .map(|v| base(&w, p(v)))
+            .to_vec();
+        w.combo[WAITER][combo_key(p([7, 5, 0, 0]))] = 40;
+        for (v, b) in [[7, 5, 0, 0], [0, 5, 7, 0], [0, 0, 5, 7]]
+            .iter()
+            .zip(&before)
+        {
+            assert_eq!(base(&w, p(*v)), b + 40, "{v:?}");
+        }
+        assert_eq!(base(&w, p([7, 0, 0, 6])), before[3]);
+        assert_eq!(square_value(&w, MOVER, p([0, 5, 7, 0]), Threat::None), {
+            let m = Weights::for_side(Rule::Freestyle, Color::Black);
+            square_value(m, MOVER, p([0, 5, 7, 0]), Threat::None)
+        });
+    }
+
+    #[test]
+    fn combo_features_count_each_combination_by_role() {
+        // Black: an open two on row 7; White: one stone far away. Black to move.
+        let b = board_with(Rule::Freestyle, &[(6, 7), (7, 7)], &[(0, 0)]);
+        let e = Evaluator::new(&b);
+        let f = e.combo_features(Color::Black);
+        let mover: i32 = f
+            .iter()
+            .filter(|(j, _)| *j < COMBINATIONS)
+            .map(|x| x.1)
+            .sum();
+        let waiter: i32 = f
+            .iter()
+            .filter(|(j, _)| *j >= COMBINATIONS)
+            .map(|x| x.1)
+            .sum();
+        // Every empty square with a live line counts once, positive as mover (Black),
+        // negative as waiter (White).
+        let live = |c: Color| {
+            e.cells
+                .iter()
+                .filter(|cell| combo_key(cell.pat[c.idx()]) != 0)
+                .count() as i32
+        };
+        assert_eq!(mover, live(Color::Black));
+        assert_eq!(waiter, -live(Color::White));
+        assert!(mover > 0 && waiter < 0);
+        let mut keys: Vec<usize> = f.iter().map(|x| x.0).collect();
+        keys.dedup();
+        assert_eq!(keys.len(), f.len());
     }
 }

@@ -6,8 +6,9 @@
 //! three of the side to move is nearly a four already; the waiter's is a threat to meet).
 //! `fivefold-tune` fits these numbers to game results and writes the same format.
 
+use super::pattern::Pattern;
 use super::pattern::PATTERN_COUNT;
-use super::score::{STATES, STATE_CODES, THREAT_COUNT};
+use super::score::{combo_key, COMBINATIONS, STATES, STATE_CODES, THREAT_COUNT};
 use crate::game::{Color, Rule};
 use std::sync::OnceLock;
 
@@ -60,10 +61,17 @@ pub struct Weights {
     /// its opponent's), a correction added when this colour is to move. Files list only
     /// the states that are not 0, as `state MOVER_CODE WAITER_CODE VALUE` lines.
     pub state: Vec<i16>,
+    /// Per role, a correction to the value of a square by the combination of its four
+    /// line patterns whatever their directions (indexed by `combo_key`). Files list only
+    /// those that are not 0, as `combo ROLE P1 P2 P3 P4 VALUE` lines (role 0 mover, 1
+    /// waiter; patterns by number, best first).
+    pub combo: [Vec<i16>; 2],
 }
 
 /// The key of the optional, repeatable threat-state lines.
 const STATE_KEY: &str = "state";
+/// The key of the optional, repeatable combination lines.
+const COMBO_KEY: &str = "combo";
 
 const KEYS: [&str; 7] = [
     "tempo",
@@ -85,6 +93,7 @@ impl Weights {
             pattern: [[0; PATTERN_COUNT]; 2],
             threat: [[0; THREAT_COUNT]; 2],
             state: vec![0; STATES],
+            combo: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
         };
         let mut seen = [false; KEYS.len()];
         for (n, raw) in text.lines().enumerate() {
@@ -100,6 +109,11 @@ impl Weights {
                 .map_err(|e| format!("line {}: {e}", n + 1))?;
             if key == STATE_KEY {
                 w.set_state_line(&nums)
+                    .map_err(|e| format!("line {}: {e}", n + 1))?;
+                continue;
+            }
+            if key == COMBO_KEY {
+                w.set_combo_line(&nums)
                     .map_err(|e| format!("line {}: {e}", n + 1))?;
                 continue;
             }
@@ -159,6 +173,31 @@ impl Weights {
         Ok(())
     }
 
+    /// One `combo ROLE P1 P2 P3 P4 VALUE` line's numbers.
+    fn set_combo_line(&mut self, nums: &[i32]) -> Result<(), String> {
+        let &[role, p1, p2, p3, p4, v] = nums else {
+            return Err("'combo' needs 6 numbers: role, four patterns, value".to_string());
+        };
+        let role = usize::try_from(role)
+            .ok()
+            .filter(|&r| r <= WAITER)
+            .ok_or("combo role must be 0 (mover) or 1 (waiter)")?;
+        let mut pats = [Pattern::Dead; 4];
+        for (slot, p) in pats.iter_mut().zip([p1, p2, p3, p4]) {
+            *slot = u8::try_from(p)
+                .ok()
+                .filter(|&p| (p as usize) < PATTERN_COUNT)
+                .map(Pattern::from_u8)
+                .ok_or(format!("patterns are numbered below {PATTERN_COUNT}"))?;
+        }
+        let key = combo_key(pats);
+        if key == 0 {
+            return Err("four Dead lines must be worth 0".to_string());
+        }
+        self.combo[role][key] = i16::try_from(v).map_err(|_| "value out of range".to_string())?;
+        Ok(())
+    }
+
     /// The file format `parse` reads, after `header` (comment lines, each starting `#`).
     pub fn to_text(&self, header: &str) -> String {
         let join = |v: &[i16]| {
@@ -197,6 +236,20 @@ impl Weights {
                 i % STATE_CODES
             ));
         }
+        if self.combo.iter().flatten().any(|&v| v != 0) {
+            s.push_str(
+                "# pattern combinations (role, four patterns by number best first, value)\n",
+            );
+        }
+        for role in [MOVER, WAITER] {
+            for (key, &v) in self.combo[role].iter().enumerate().filter(|(_, &v)| v != 0) {
+                let p = [3, 2, 1, 0].map(|k| key / PATTERN_COUNT.pow(k) % PATTERN_COUNT);
+                s.push_str(&format!(
+                    "{COMBO_KEY} {role} {} {} {} {} {v}\n",
+                    p[0], p[1], p[2], p[3]
+                ));
+            }
+        }
         s
     }
 
@@ -229,6 +282,7 @@ impl Weights {
             pattern: [[0; PATTERN_COUNT]; 2],
             threat: [[0; THREAT_COUNT]; 2],
             state: vec![0; STATES],
+            combo: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
         };
         for role in [MOVER, WAITER] {
             for p in 0..PATTERN_COUNT {
@@ -345,6 +399,7 @@ mod tests {
                 assert_eq!(
                     &Weights {
                         state: w.state.clone(),
+                        combo: w.combo.clone(),
                         ..dense
                     },
                     w
@@ -369,6 +424,11 @@ mod tests {
             "state 72 0 5",
             "state 0 -1 5",
             "state 3 4 40000",
+            "combo 0 8 7 0",
+            "combo 2 8 7 0 0 10",
+            "combo 0 11 7 0 0 10",
+            "combo 1 0 0 0 0 10",
+            "combo 0 8 7 0 0 40000",
         ] {
             assert!(
                 Weights::parse(&format!("{good}\n{bad}\n")).is_err(),
@@ -385,5 +445,20 @@ mod tests {
         assert_eq!(w.state[71 * STATE_CODES], 25);
         assert_eq!(w.state.iter().filter(|&&v| v != 0).count(), 2);
         assert_eq!(Weights::parse(&w.to_text("# header")), Ok(w));
+    }
+
+    #[test]
+    fn combination_lines_set_one_value_whatever_the_order() {
+        let text = format!("{HANDSET_TEXT}\ncombo 0 7 8 0 0 -30\ncombo 1 9 2 2 4 12\n");
+        let w = Weights::parse(&text).unwrap();
+        let p = |v: [u8; 4]| v.map(Pattern::from_u8);
+        assert_eq!(w.combo[MOVER][combo_key(p([0, 8, 0, 7]))], -30);
+        assert_eq!(w.combo[MOVER][combo_key(p([8, 7, 0, 0]))], -30);
+        assert_eq!(w.combo[WAITER][combo_key(p([2, 4, 9, 2]))], 12);
+        assert_eq!(w.combo[WAITER][combo_key(p([8, 7, 0, 0]))], 0);
+        assert_eq!(w.combo.iter().flatten().filter(|&&v| v != 0).count(), 2);
+        let again = Weights::parse(&w.to_text("# header")).unwrap();
+        assert_eq!(again, w);
+        assert!(w.to_text("").contains("combo 0 8 7 0 0 -30"));
     }
 }

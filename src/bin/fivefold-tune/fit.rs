@@ -11,6 +11,12 @@ pub struct Data {
     pub y: Vec<f64>,
     pub offset: Vec<f64>,
     pub cell: Vec<usize>,
+    /// Per position, its pattern combinations as `(parameter, count)` (see
+    /// `fit_combos`), rows in order: row `i` is `combo[combo_start[i]..combo_start[i + 1]]`.
+    pub combo: Vec<(u32, f32)>,
+    pub combo_start: Vec<usize>,
+    /// Per position, what the combination corrections add to its evaluation.
+    pub combo_offset: Vec<f64>,
 }
 
 impl Data {
@@ -21,6 +27,39 @@ impl Data {
             y: Vec::new(),
             offset: Vec::new(),
             cell: Vec::new(),
+            combo: Vec::new(),
+            combo_start: vec![0],
+            combo_offset: Vec::new(),
+        }
+    }
+    /// Adds the last pushed position's pattern combinations and their corrections'
+    /// values `combos` (a position without this call has none).
+    pub fn push_combos(&mut self, features: &[(usize, i32)], combos: &[f64]) {
+        while self.combo_start.len() < self.len() {
+            self.combo_start.push(self.combo.len());
+        }
+        self.combo
+            .extend(features.iter().map(|&(j, n)| (j as u32, n as f32)));
+        self.combo_start.push(self.combo.len());
+        *self.combo_offset.last_mut().expect("a position") = self.combo_sum(self.len() - 1, combos);
+    }
+    /// Row `i`'s pattern combinations.
+    fn combos(&self, i: usize) -> &[(u32, f32)] {
+        match (self.combo_start.get(i), self.combo_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.combo[a..b],
+            _ => &[],
+        }
+    }
+    fn combo_sum(&self, i: usize, combos: &[f64]) -> f64 {
+        self.combos(i)
+            .iter()
+            .map(|&(j, n)| n as f64 * combos[j as usize])
+            .sum()
+    }
+    /// Sets each position's combination offset from the corrections `combos`.
+    pub fn set_combo_offsets(&mut self, combos: &[f64]) {
+        for i in 0..self.len() {
+            self.combo_offset[i] = self.combo_sum(i, combos);
         }
     }
     /// Adds a position; `features` must have `dim` entries.
@@ -30,17 +69,19 @@ impl Data {
         self.y.push(score);
         self.offset.push(offset);
         self.cell.push(cell);
+        self.combo_offset.push(0.0);
     }
     pub fn len(&self) -> usize {
         self.y.len()
     }
-    /// The positions' feature vectors with their results and offsets.
+    /// The positions' feature vectors with their results and offsets (threat state and
+    /// combinations).
     fn rows(&self) -> impl Iterator<Item = (&[f64], f64, f64)> {
         self.x
             .chunks_exact(self.dim.max(1))
             .zip(self.y.iter().copied())
-            .zip(self.offset.iter().copied())
-            .map(|((x, y), o)| (x, y, o))
+            .zip(self.offset.iter().zip(&self.combo_offset))
+            .map(|((x, y), (o, c))| (x, y, o + c))
     }
 
     /// Sets each position's offset to `table[cell]`.
@@ -192,7 +233,11 @@ pub fn round_with_refit(
 /// worth `prior` positions at an even result pulling the value to 0, so that rare states
 /// stay near 0. Rounded to integers.
 pub fn fit_states(d: &Data, w: &[f64], k: f64, cells: usize, prior: f64) -> Vec<f64> {
-    let base: Vec<f64> = d.rows().map(|(x, _, _)| dot(x, w)).collect();
+    let base: Vec<f64> = d
+        .rows()
+        .zip(&d.combo_offset)
+        .map(|((x, _, _), c)| dot(x, w) + c)
+        .collect();
     let mut by_cell: Vec<Vec<usize>> = vec![Vec::new(); cells];
     for (i, &c) in d.cell.iter().enumerate() {
         by_cell[c].push(i);
@@ -216,6 +261,61 @@ pub fn fit_states(d: &Data, w: &[f64], k: f64, cells: usize, prior: f64) -> Vec<
         *t = t.round().clamp(i16::MIN as f64, i16::MAX as f64);
     }
     table
+}
+
+/// The pattern-combination corrections for fixed dense weights `w` and threat states:
+/// full-batch Adam from `start` on the loss plus, per correction, a prior worth `prior`
+/// positions at an even result pulling it to 0. Only corrections seen in at least
+/// `min_positions` training positions move. Rounded to integers.
+pub fn fit_combos(d: &Data, w: &[f64], start: &[f64], o: &ComboOptions) -> Vec<f64> {
+    let base: Vec<f64> = d
+        .rows()
+        .enumerate()
+        .map(|(i, (x, _, off))| dot(x, w) + off - d.combo_sum(i, start))
+        .collect();
+    let dim = start.len();
+    let mut seen = vec![0usize; dim];
+    for i in 0..d.len() {
+        for &(j, _) in d.combos(i) {
+            seen[j as usize] += 1;
+        }
+    }
+    let free: Vec<bool> = seen.iter().map(|&s| s >= o.min_positions).collect();
+    let mut c = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; dim], vec![0.0; dim]);
+    let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+    let n = d.len().max(1) as f64;
+    for it in 1..=o.iterations {
+        let mut grad = vec![0.0; dim];
+        for (i, b) in base.iter().enumerate() {
+            let p = sigmoid((b + d.combo_sum(i, &c)) / o.k);
+            let g = 2.0 * (p - d.y[i]) * p * (1.0 - p) / o.k;
+            for &(j, cnt) in d.combos(i) {
+                grad[j as usize] += g * cnt as f64;
+            }
+        }
+        for j in (0..dim).filter(|&j| free[j]) {
+            // The prior: `prior` positions at an even result where this is the only term.
+            let p = sigmoid(c[j] / o.k);
+            let g = (grad[j] + o.prior * 2.0 * (p - 0.5) * p * (1.0 - p) / o.k) / n;
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - b1.powi(it as i32));
+            let vh = v[j] / (1.0 - b2.powi(it as i32));
+            c[j] -= o.lr * mh / (vh.sqrt() + eps);
+        }
+    }
+    c.iter()
+        .map(|x| x.round().clamp(i16::MIN as f64, i16::MAX as f64))
+        .collect()
+}
+
+pub struct ComboOptions {
+    pub k: f64,
+    pub iterations: usize,
+    pub lr: f64,
+    pub prior: f64,
+    pub min_positions: usize,
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use fivefold::eval::weights::FEATURES;
 use fivefold::eval::{Evaluator, Threat};
 use fivefold::game::{Board, Color, Move, Rule};
+use std::collections::HashMap;
 
 /// One finished game from a `games.txt` line.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,6 +79,10 @@ pub struct Sample {
     pub side: Color,
     /// `Evaluator::state_index(side to move)`.
     pub state: usize,
+    /// How many of the game's moves lead to this position.
+    pub ply: usize,
+    /// `Evaluator::combo_features(side to move)`.
+    pub combos: Vec<(usize, i32)>,
 }
 
 /// Whether the tuner learns from this position: nothing tactical pending. Neither side has
@@ -114,6 +119,8 @@ pub fn samples(game: &Game, rule: Rule, first: usize, facing_threes: bool) -> Re
                     engine_eval: eval.evaluate(side),
                     side,
                     state: eval.state_index(side),
+                    ply,
+                    combos: eval.combo_features(side),
                 });
             }
         }
@@ -125,6 +132,49 @@ pub fn samples(game: &Game, rule: Rule, first: usize, facing_threes: bool) -> Re
         eval.after_place(&board, m);
     }
     Ok(out)
+}
+
+/// A position for a brain: `SIZE x,y x,y ...`, the moves that lead to it.
+pub fn position_text(size: usize, moves: &[(usize, usize)]) -> String {
+    let mut text = size.to_string();
+    for (x, y) in moves {
+        text.push_str(&format!(" {x},{y}"));
+    }
+    text
+}
+
+/// Where a position is in the training data: `FILE LINE PLY`, the game file's name (no
+/// folder), the game's line (from 1) and the number of moves played.
+pub fn label_key(file: &str, line: usize, ply: usize) -> String {
+    let name = std::path::Path::new(file)
+        .file_name()
+        .map_or(file.into(), |n| n.to_string_lossy());
+    format!("{name} {line} {ply}")
+}
+
+/// Parses search labels: `FILE LINE PLY P` lines (`label_key`, then the side to move's
+/// expected score, 0 to 1, from a search of that position). Returns P by `label_key`.
+pub fn parse_labels(text: &str) -> Result<HashMap<String, f64>> {
+    let mut map = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [file, game, ply, p] = words[..] else {
+            if words.is_empty() {
+                continue;
+            }
+            bail!("line {}: want FILE LINE PLY P", n + 1);
+        };
+        let (Ok(game), Ok(ply)) = (game.parse::<usize>(), ply.parse::<usize>()) else {
+            bail!("line {}: bad line or ply number", n + 1);
+        };
+        let p: f64 = p
+            .parse()
+            .ok()
+            .filter(|v| (0.0..=1.0).contains(v))
+            .with_context(|| format!("line {}: bad label '{p}'", n + 1))?;
+        map.insert(label_key(file, game, ply), p);
+    }
+    Ok(map)
 }
 
 #[cfg(test)]
@@ -209,5 +259,25 @@ mod tests {
         // White to move: Black's overline counts in Black's block, as the waiter's.
         assert_eq!(standard[0].features[Color::Black.idx()][overline], -1);
         assert_eq!(standard[0].features[Color::White.idx()][overline], 0);
+    }
+
+    #[test]
+    fn labels_are_keyed_by_file_game_and_ply() {
+        let text = "games15.txt 3 17 0.25\n\nmore20.txt 1 0 1\ngames15.txt 3 18 0.5\n";
+        let map = parse_labels(text).unwrap();
+        assert_eq!(map.len(), 3);
+        assert_eq!(map[&label_key("data/games15.txt", 3, 17)], 0.25);
+        assert_eq!(map[&label_key("more20.txt", 1, 0)], 1.0);
+        assert_eq!(map[&label_key("games15.txt", 3, 18)], 0.5);
+        assert!(!map.contains_key(&label_key("games15.txt", 4, 17)));
+        for bad in [
+            "games15.txt 3 17 1.5",
+            "games15.txt 3 17 x",
+            "games15.txt 3 0.5",
+            "a b 1 0.5",
+        ] {
+            assert!(parse_labels(bad).is_err(), "{bad}");
+        }
+        assert_eq!(position_text(15, &[(7, 7), (8, 9)]), "15 7,7 8,9");
     }
 }

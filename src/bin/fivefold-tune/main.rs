@@ -12,13 +12,15 @@
 
 mod fit;
 mod games;
+mod label;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use fit::{Data, FitOptions};
 use fivefold::eval::weights::{pattern_feature, threat_feature, FEATURES, MOVER, WAITER};
-use fivefold::eval::{Weights, PATTERN_COUNT, STATES, THREAT_COUNT};
+use fivefold::eval::{Weights, COMBINATIONS, PATTERN_COUNT, STATES, THREAT_COUNT};
 use fivefold::game::{Color, Rule};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Parser, Debug)]
@@ -78,6 +80,48 @@ struct Cli {
     /// Threat states: the prior, in positions at an even result, pulling each value to 0
     #[arg(long, default_value_t = 200.0)]
     state_prior: f64,
+    /// Then fit the pattern-combination corrections (`Weights::combo`); else the starting
+    /// weights' are kept, as a fixed part of each position's evaluation
+    #[arg(long)]
+    combos: bool,
+    /// Combinations: the prior, in positions at an even result, pulling each to 0
+    #[arg(long, default_value_t = 50.0)]
+    combo_prior: f64,
+    /// Combinations: only those seen in this many training positions are fitted
+    #[arg(long, default_value_t = 200)]
+    combo_min: usize,
+    /// Combinations: Adam iterations
+    #[arg(long, default_value_t = 400)]
+    combo_iterations: usize,
+    /// Search labels: `FILE LINE PLY P` lines, P the side to move's expected score (0 to
+    /// 1) from a search of the position after PLY moves of the game on line LINE of the
+    /// game file named FILE. A labelled position's target becomes W * P + (1 - W) *
+    /// result (W: --label-weight); positions without a label are left out
+    #[arg(long)]
+    labels: Option<PathBuf>,
+    /// The label's share of a position's target
+    #[arg(long, default_value_t = 1.0)]
+    label_weight: f64,
+    /// Write every --dump-every-th position as a `FILE LINE PLY SIZE x,y ...` line here
+    /// (where it is, and the board size and moves for a brain) and stop
+    #[arg(long)]
+    dump_positions: Option<PathBuf>,
+    /// See --dump-positions
+    #[arg(long, default_value_t = 1)]
+    dump_every: usize,
+    /// With --dump-positions: label each position by this brain's search and write
+    /// `FILE LINE PLY P` lines (--labels input) instead (see label.rs)
+    #[arg(long)]
+    label_with: Option<String>,
+    /// Labelling: the brain's INFO max_node per position
+    #[arg(long, default_value_t = 20_000)]
+    label_nodes: u64,
+    /// Labelling: the brain's evaluation units per unit of log-odds
+    #[arg(long, default_value_t = 250.0)]
+    label_scale: f64,
+    /// Labelling: brains run at once
+    #[arg(long, default_value_t = 1)]
+    label_jobs: usize,
 }
 
 const PATTERN_NAMES: [&str; PATTERN_COUNT] = [
@@ -109,7 +153,21 @@ fn run(cli: Cli) -> Result<()> {
     let start = start_weights(&cli, layout, rule)?;
     let compiled = [Color::Black, Color::White].map(|c| Weights::for_side(rule, c).clone());
     let w0 = layout.vector(&start);
-    let mut data = load_games(&cli, rule, layout, &start, start == compiled)?;
+    let labels = match &cli.labels {
+        Some(p) => Some(read_labels(p)?),
+        None => None,
+    };
+    let mut data = load_games(
+        &cli,
+        rule,
+        layout,
+        &start,
+        start == compiled,
+        labels.as_ref(),
+    )?;
+    if let Some(p) = &cli.dump_positions {
+        return dump_positions(&cli, &data.dumped, p);
+    }
     let (train, val) = (&data.train, &data.val);
     println!(
         "games: {} used ({} held out), {} skipped (not ended on the board)",
@@ -161,8 +219,33 @@ fn run(cli: Cli) -> Result<()> {
         after.0, after.1
     );
     let sizes = (train.len(), val.len());
+    let combos = if cli.combos {
+        let opts = fit::ComboOptions {
+            k,
+            iterations: cli.combo_iterations,
+            lr: 2.0,
+            prior: cli.combo_prior,
+            min_positions: cli.combo_min,
+        };
+        let c = fit::fit_combos(&data.train, &rounded, &layout.combos(&start), &opts);
+        data.train.set_combo_offsets(&c);
+        data.val.set_combo_offsets(&c);
+        after = (
+            fit::mse(&data.train, &rounded, k),
+            fit::mse(&data.val, &rounded, k),
+        );
+        let used = c.iter().filter(|&&v| v != 0.0).count();
+        println!(
+            "loss after the pattern combinations ({used} not 0): train {:.6} validation {:.6}",
+            after.0, after.1
+        );
+        c
+    } else {
+        layout.combos(&start)
+    };
+    layout.set_combos(&mut weights, &combos);
     let table = if cli.states {
-        fit::fit_states(train, &rounded, k, layout.cells(), cli.state_prior)
+        fit::fit_states(&data.train, &rounded, k, layout.cells(), cli.state_prior)
     } else {
         layout.states(&start)
     };
@@ -253,6 +336,37 @@ impl Layout {
             .collect()
     }
 
+    /// The weight sets' combination corrections, one after the other, each by role.
+    fn combos(self, w: &[Weights; 2]) -> Vec<f64> {
+        w[..self.sets]
+            .iter()
+            .flat_map(|w| w.combo.iter().flatten().map(|&v| v as f64))
+            .collect()
+    }
+
+    /// The inverse of `combos`.
+    fn set_combos(self, w: &mut [Weights; 2], v: &[f64]) {
+        for (i, w) in w.iter_mut().enumerate() {
+            let set = i.min(self.sets - 1);
+            for role in [MOVER, WAITER] {
+                let at = (set * 2 + role) * COMBINATIONS;
+                w.combo[role] = v[at..at + COMBINATIONS].iter().map(|&x| x as i16).collect();
+            }
+        }
+    }
+
+    /// `Evaluator::combo_features` of a position with `side` to move, as indices into
+    /// `combos`: a role's combinations count in that colour's set (mover: `side`).
+    fn combo_params(self, side: Color, f: &[(usize, i32)]) -> Vec<(usize, i32)> {
+        f.iter()
+            .map(|&(j, n)| {
+                let colour = if j < COMBINATIONS { side } else { side.opp() };
+                let set = if self.sets == 2 { colour.idx() } else { 0 };
+                (set * 2 * COMBINATIONS + j, n)
+            })
+            .collect()
+    }
+
     /// The inverse of `states`.
     fn set_states(self, w: &mut [Weights; 2], table: &[f64]) {
         for (i, w) in w.iter_mut().enumerate() {
@@ -311,6 +425,43 @@ struct Loaded {
     games_used: usize,
     games_skipped: usize,
     val_games: usize,
+    /// With --dump-positions: the positions to write (label key, position text).
+    dumped: Vec<(String, String)>,
+}
+
+/// Writes the positions (label key and position text), or with --label-with their labels.
+fn dump_positions(cli: &Cli, dumped: &[(String, String)], p: &Path) -> Result<()> {
+    let mut text = String::new();
+    match &cli.label_with {
+        None => dumped
+            .iter()
+            .for_each(|(key, pos)| text += &format!("{key} {pos}\n")),
+        Some(engine) => {
+            let opts = label::LabelOptions {
+                engine: engine.clone(),
+                nodes: cli.label_nodes,
+                scale: cli.label_scale,
+                jobs: cli.label_jobs,
+            };
+            let positions: Vec<String> = dumped.iter().map(|(_, pos)| pos.clone()).collect();
+            let labels = label::label_all(&positions, &opts)?;
+            for ((key, _), l) in dumped.iter().zip(labels) {
+                if let Some(l) = l {
+                    text += &format!("{key} {l:.4}\n");
+                }
+            }
+        }
+    }
+    std::fs::write(p, &text).with_context(|| format!("cannot write {}", p.display()))?;
+    println!("{} lines written to {}", text.lines().count(), p.display());
+    Ok(())
+}
+
+/// Reads search labels (see `games::parse_labels`).
+fn read_labels(p: &Path) -> Result<HashMap<String, f64>> {
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    games::parse_labels(&text).with_context(|| format!("in {}", p.display()))
 }
 
 /// Replays the game files into positions, each with the starting weights' threat-state
@@ -322,9 +473,12 @@ fn load_games(
     layout: Layout,
     start: &[Weights; 2],
     check: bool,
+    labels: Option<&HashMap<String, f64>>,
 ) -> Result<Loaded> {
     let w0 = layout.vector(start);
     let table = layout.states(start);
+    let combos = layout.combos(start);
+    let with_combos = cli.combos || combos.iter().any(|&v| v != 0.0);
     let dim = layout.sets * FEATURES;
     let mut d = Loaded {
         train: Data::new(dim),
@@ -332,7 +486,9 @@ fn load_games(
         games_used: 0,
         games_skipped: 0,
         val_games: 0,
+        dumped: Vec::new(),
     };
+    let mut seen = 0usize;
     for spec in &cli.games {
         let (size, path) = spec
             .split_once(':')
@@ -363,11 +519,30 @@ fn load_games(
             d.games_used += 1;
             d.val_games += held_out as usize;
             for s in samples {
+                if cli.dump_positions.is_some() {
+                    if seen.is_multiple_of(cli.dump_every.max(1)) {
+                        d.dumped.push((
+                            games::label_key(path, n + 1, s.ply),
+                            games::position_text(size, &game.moves[..s.ply]),
+                        ));
+                    }
+                    seen += 1;
+                    continue;
+                }
+                let score = match labels {
+                    None => s.score,
+                    Some(map) => match map.get(&games::label_key(path, n + 1, s.ply)) {
+                        Some(p) => cli.label_weight * p + (1.0 - cli.label_weight) * s.score,
+                        None => continue,
+                    },
+                };
                 let x = layout.features(&s.features);
                 let cell = layout.cell(s.side, s.state);
+                let params = layout.combo_params(s.side, &s.combos);
                 if check {
                     let dot: f64 = x.iter().zip(&w0).map(|(&x, w)| x as f64 * w).sum();
-                    if dot + table[cell] != s.engine_eval as f64 {
+                    let c: f64 = params.iter().map(|&(j, n)| n as f64 * combos[j]).sum();
+                    if dot + table[cell] + c != s.engine_eval as f64 {
                         bail!(
                             "{}: features give {dot}, engine {}",
                             where_(),
@@ -376,7 +551,10 @@ fn load_games(
                     }
                 }
                 let set = if held_out { &mut d.val } else { &mut d.train };
-                set.push(&x, s.score, table[cell], cell);
+                set.push(&x, score, table[cell], cell);
+                if with_combos {
+                    set.push_combos(&params, &combos);
+                }
             }
         }
     }
