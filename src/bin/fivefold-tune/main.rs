@@ -103,7 +103,8 @@ struct Cli {
     #[arg(long, default_value_t = 1.0)]
     label_weight: f64,
     /// Write every --dump-every-th position as a `FILE LINE PLY SIZE x,y ...` line here
-    /// (where it is, and the board size and moves for a brain) and stop
+    /// (where it is, and the board size and moves for a brain) and stop; with --labels,
+    /// leave out the positions already labelled
     #[arg(long)]
     dump_positions: Option<PathBuf>,
     /// See --dump-positions
@@ -271,7 +272,7 @@ fn run(cli: Cli) -> Result<()> {
     }
     let summary = format!(
         "# {} train / {} validation positions from {} games; K = {k:.1}.\n\
-         # MSE of sigmoid(eval / K) against results: train {:.5} -> {:.5}, \
+         # MSE of sigmoid(eval / K) against the targets (results, or search labels): train {:.5} -> {:.5}, \
          validation {:.5} -> {:.5}.",
         sizes.0, sizes.1, data.games_used, before.0, after.0, before.1, after.1
     );
@@ -520,11 +521,11 @@ fn load_games(
             d.val_games += held_out as usize;
             for s in samples {
                 if cli.dump_positions.is_some() {
-                    if seen.is_multiple_of(cli.dump_every.max(1)) {
-                        d.dumped.push((
-                            games::label_key(path, n + 1, s.ply),
-                            games::position_text(size, &game.moves[..s.ply]),
-                        ));
+                    let key = games::label_key(path, n + 1, s.ply);
+                    let labelled = labels.is_some_and(|map| map.contains_key(&key));
+                    if seen.is_multiple_of(cli.dump_every.max(1)) && !labelled {
+                        d.dumped
+                            .push((key, games::position_text(size, &game.moves[..s.ply])));
                     }
                     seen += 1;
                     continue;
