@@ -742,7 +742,7 @@ mod tests {
         let before: Vec<i16> = [[7, 5, 0, 0], [0, 5, 7, 0], [0, 0, 5, 7], [7, 0, 0, 6]]
             .map(|v| base(&w, p(v)))
             .to_vec();
-        w.combo[WAITER][combo_key(p([7, 5, 0, 0]))] = 40;
+        w.combo[WAITER][combo_key(p([7, 5, 0, 0]))] += 40;
         for (v, b) in [[7, 5, 0, 0], [0, 5, 7, 0], [0, 0, 5, 7]]
             .iter()
             .zip(&before)

@@ -93,10 +93,10 @@ struct Cli {
     /// Combinations: Adam iterations
     #[arg(long, default_value_t = 400)]
     combo_iterations: usize,
-    /// Search labels: `FILE LINE PLY P` lines, P the side to move's expected score (0 to
-    /// 1) from a search of the position after PLY moves of the game on line LINE of the
-    /// game file named FILE. A labelled position's target becomes W * P + (1 - W) *
-    /// result (W: --label-weight); positions without a label are left out
+    /// Search labels: `FILE LINE PLY P` lines, P the side to move's expected score (from
+    /// 0 to 1) by a search of the position after PLY moves of the game on line LINE of
+    /// the game file named FILE. A labelled position's target becomes W times P plus
+    /// (1 - W) times the result (W: --label-weight); unlabelled positions are left out
     #[arg(long)]
     labels: Option<PathBuf>,
     /// The label's share of a position's target
