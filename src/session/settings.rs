@@ -13,9 +13,14 @@ const RESERVED_MEMORY: i64 = 48 * MIB;
 const MIN_HASH_BYTES: i64 = MIB;
 /// A bigger table buys little and takes long to clear between games.
 const MAX_HASH_BYTES: i64 = GIB;
+/// The most a table sized from `max_memory` takes: a move of a minute at half a million
+/// nodes a second fills 256 MiB at most, and making a 1 GiB table (its pages touched)
+/// took over 3 s under wine, answering the next command late. `hash_size` may still ask
+/// for up to `MAX_HASH_BYTES`.
+const MAX_AUTO_HASH_BYTES: i64 = 256 * MIB;
 
 /// Transposition table size for a memory limit: three quarters of what is left after
-/// the reserve (the table is not the only allocation), between 1 MiB and 1 GiB.
+/// the reserve (the table is not the only allocation), between 1 MiB and 256 MiB.
 pub fn hash_bytes_for(max_memory: i64) -> usize {
     let limit = if max_memory <= 0 {
         DEFAULT_MAX_MEMORY
@@ -23,7 +28,7 @@ pub fn hash_bytes_for(max_memory: i64) -> usize {
         max_memory
     };
     let table = (limit - RESERVED_MEMORY) / 4 * 3;
-    table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES) as usize
+    table.clamp(MIN_HASH_BYTES, MAX_AUTO_HASH_BYTES) as usize
 }
 
 /// Most threads a search may use here: the machine's cores (at most `MAX_THREADS`).
@@ -169,8 +174,12 @@ mod tests {
         assert_eq!(hash_bytes_for(0), hash_bytes_for(350 * MIB));
         assert_eq!(hash_bytes_for(10 * MIB), MIB as usize);
         assert_eq!(hash_bytes_for(1), MIB as usize);
-        assert_eq!(hash_bytes_for(i64::MAX), GIB as usize);
-        assert_eq!(hash_bytes_for(0x7FFF_FFFF), GIB as usize);
+        assert_eq!(hash_bytes_for(i64::MAX), 256 * MIB as usize);
+        assert_eq!(hash_bytes_for(0x7FFF_FFFF), 256 * MIB as usize);
+        assert_eq!(
+            hash_bytes_for(300 * MIB),
+            ((300 - 48) * MIB / 4 * 3) as usize
+        );
     }
 
     #[test]
