@@ -231,15 +231,7 @@ fn run(cli: Cli) -> Result<()> {
         let c = fit::fit_combos(&data.train, &rounded, &layout.combos(&start), &opts);
         data.train.set_combo_offsets(&c);
         data.val.set_combo_offsets(&c);
-        after = (
-            fit::mse(&data.train, &rounded, k),
-            fit::mse(&data.val, &rounded, k),
-        );
-        let used = c.iter().filter(|&&v| v != 0.0).count();
-        println!(
-            "loss after the pattern combinations ({used} not 0): train {:.6} validation {:.6}",
-            after.0, after.1
-        );
+        after = report_loss(&data, &rounded, k, "the pattern combinations", &c);
         c
     } else {
         layout.combos(&start)
@@ -254,15 +246,7 @@ fn run(cli: Cli) -> Result<()> {
     if cli.states {
         data.train.set_offsets(&table);
         data.val.set_offsets(&table);
-        after = (
-            fit::mse(&data.train, &rounded, k),
-            fit::mse(&data.val, &rounded, k),
-        );
-        let used = table.iter().filter(|&&v| v != 0.0).count();
-        println!(
-            "loss after the threat states ({used} not 0): train {:.6} validation {:.6}",
-            after.0, after.1
-        );
+        after = report_loss(&data, &rounded, k, "the threat states", &table);
     }
     for set in 0..layout.sets {
         if layout.sets == 2 {
@@ -277,6 +261,17 @@ fn run(cli: Cli) -> Result<()> {
         sizes.0, sizes.1, data.games_used, before.0, after.0, before.1, after.1
     );
     write_weights(&cli, rule, layout, &weights, &summary)
+}
+
+/// Prints and returns the training and validation loss after fitting `values` (`what`).
+fn report_loss(data: &Loaded, w: &[f64], k: f64, what: &str, values: &[f64]) -> (f64, f64) {
+    let loss = (fit::mse(&data.train, w, k), fit::mse(&data.val, w, k));
+    let used = values.iter().filter(|&&v| v != 0.0).count();
+    println!(
+        "loss after {what} ({used} not 0): train {:.6} validation {:.6}",
+        loss.0, loss.1
+    );
+    loss
 }
 
 /// How the fitted weights sit in one vector: one set, or under a rule that weighs the
