@@ -47,6 +47,21 @@ impl Threat {
     pub fn is_four(self) -> bool {
         self >= Threat::Four
     }
+
+    /// How urgent a move making this threat is, for move ordering: the search ranks a
+    /// move by the larger of twice its own threat's rank and the opponent's threat's there.
+    #[inline]
+    pub fn order_rank(self) -> i32 {
+        match self {
+            Threat::Five => 60,
+            Threat::FlexFour => 30,
+            Threat::FourThree => 20,
+            Threat::DoubleThree => 8,
+            Threat::FourPlus | Threat::Flex3Plus => 4,
+            Threat::Four | Threat::Flex3 => 2,
+            Threat::None | Threat::Forbidden => 0,
+        }
+    }
 }
 
 /// Aligned to eight bytes with no odd tail, so copies into the journal are whole words
@@ -100,6 +115,8 @@ const JOURNAL_PLIES: usize = 128;
 struct Combined {
     threat: Threat,
     value: [i16; 2],
+    /// `Weights::policy` at these patterns: as the side to move's own, as the opponent's.
+    policy: [i16; 2],
 }
 
 /// Ordered combinations of four line patterns (one per direction).
@@ -142,7 +159,12 @@ fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
                     .map(|k| Pattern::from_u8((i / PATTERN_COUNT.pow(k) % PATTERN_COUNT) as u8));
                 let threat = combine(pats, rule, c);
                 let value = [MOVER, WAITER].map(|role| square_value(w, role, pats, threat));
-                Combined { threat, value }
+                let key = combo_key(pats);
+                Combined {
+                    threat,
+                    value,
+                    policy: [w.policy[0][key], w.policy[1][key]],
+                }
             })
             .collect()
     })
@@ -178,6 +200,8 @@ pub struct Evaluator {
     journal: Vec<Saved>,
     frames: Vec<Frame>,
     recording: bool,
+    /// Whether either colour's weights have a `policy` table.
+    has_policy: bool,
 }
 
 impl Evaluator {
@@ -192,6 +216,10 @@ impl Evaluator {
             journal: Vec::with_capacity(SAVED_PER_MOVE * JOURNAL_PLIES),
             frames: Vec::with_capacity(JOURNAL_PLIES),
             recording: false,
+            has_policy: [Color::Black, Color::White].iter().any(|&c| {
+                let w = Weights::for_side(board.rule(), c);
+                w.policy.iter().flatten().any(|&v| v != 0)
+            }),
         };
         for m in board.empty_squares() {
             e.counts[0][Threat::None as usize] += 1;
@@ -279,7 +307,7 @@ impl Evaluator {
     /// `combo`, with that combination's threat and values.
     #[inline]
     fn set(&mut self, c: Color, m: Move, combo: u16, write: impl FnOnce(&mut [Pattern; 4])) {
-        let Combined { threat, value } = self.combined[c.idx()][combo as usize];
+        let Combined { threat, value, .. } = self.combined[c.idx()][combo as usize];
         let ci = c.idx();
         let cell = &mut self.cells[m.idx()];
         if self.recording {
@@ -422,6 +450,21 @@ impl Evaluator {
     /// What `m` is worth to `c` as the side to move (move ordering uses it).
     pub fn value(&self, c: Color, m: Move) -> i32 {
         self.cells[m.idx()].value[c.idx()][MOVER] as i32
+    }
+    /// Whether the weights hold a move-ordering table (`Weights::policy`).
+    #[inline]
+    pub fn has_policy(&self) -> bool {
+        self.has_policy
+    }
+    /// The move-ordering score of `m` for `us` (`Weights::policy`, our weights for both
+    /// sides' shapes); 0 when the weights have no policy.
+    #[inline]
+    pub fn policy(&self, us: Color, m: Move) -> i32 {
+        let cell = &self.cells[m.idx()];
+        let them = us.opp();
+        let table = self.combined[us.idx()];
+        table[cell.combo[us.idx()] as usize].policy[0] as i32
+            + table[cell.combo[them.idx()] as usize].policy[1] as i32
     }
     /// Number of empty squares where `c` would make `t`.
     #[inline]

@@ -66,12 +66,20 @@ pub struct Weights {
     /// those that are not 0, as `combo ROLE P1 P2 P3 P4 VALUE` lines (role 0 mover, 1
     /// waiter; patterns by number, best first).
     pub combo: [Vec<i16>; 2],
+    /// Move ordering: a square's score for the side to move is `policy[0]` at its
+    /// combination of line patterns for the side to move (`combo_key`) plus `policy[1]` at
+    /// the opponent's there. Fitted to a stronger engine's moves (`fivefold-tune
+    /// --policy-from`); all 0 leaves the ordering by square values. Files list those
+    /// that are not 0, as `policy SIDE P1 P2 P3 P4 VALUE` lines (side 0 own, 1 opponent).
+    pub policy: [Vec<i16>; 2],
 }
 
 /// The key of the optional, repeatable threat-state lines.
 const STATE_KEY: &str = "state";
 /// The key of the optional, repeatable combination lines.
 const COMBO_KEY: &str = "combo";
+/// The key of the optional, repeatable move-ordering lines.
+const POLICY_KEY: &str = "policy";
 
 const KEYS: [&str; 7] = [
     "tempo",
@@ -94,6 +102,7 @@ impl Weights {
             threat: [[0; THREAT_COUNT]; 2],
             state: vec![0; STATES],
             combo: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
+            policy: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
         };
         let mut seen = [false; KEYS.len()];
         for (n, raw) in text.lines().enumerate() {
@@ -112,9 +121,13 @@ impl Weights {
                     .map_err(|e| format!("line {}: {e}", n + 1))?;
                 continue;
             }
-            if key == COMBO_KEY {
-                w.set_combo_line(&nums)
-                    .map_err(|e| format!("line {}: {e}", n + 1))?;
+            if key == COMBO_KEY || key == POLICY_KEY {
+                let table = if key == COMBO_KEY {
+                    &mut w.combo
+                } else {
+                    &mut w.policy
+                };
+                set_keyed_line(table, key, &nums).map_err(|e| format!("line {}: {e}", n + 1))?;
                 continue;
             }
             let k = KEYS
@@ -173,31 +186,6 @@ impl Weights {
         Ok(())
     }
 
-    /// One `combo ROLE P1 P2 P3 P4 VALUE` line's numbers.
-    fn set_combo_line(&mut self, nums: &[i32]) -> Result<(), String> {
-        let &[role, p1, p2, p3, p4, v] = nums else {
-            return Err("'combo' needs 6 numbers: role, four patterns, value".to_string());
-        };
-        let role = usize::try_from(role)
-            .ok()
-            .filter(|&r| r <= WAITER)
-            .ok_or("combo role must be 0 (mover) or 1 (waiter)")?;
-        let mut pats = [Pattern::Dead; 4];
-        for (slot, p) in pats.iter_mut().zip([p1, p2, p3, p4]) {
-            *slot = u8::try_from(p)
-                .ok()
-                .filter(|&p| (p as usize) < PATTERN_COUNT)
-                .map(Pattern::from_u8)
-                .ok_or(format!("patterns are numbered below {PATTERN_COUNT}"))?;
-        }
-        let key = combo_key(pats);
-        if key == 0 {
-            return Err("four Dead lines must be worth 0".to_string());
-        }
-        self.combo[role][key] = i16::try_from(v).map_err(|_| "value out of range".to_string())?;
-        Ok(())
-    }
-
     /// The file format `parse` reads, after `header` (comment lines, each starting `#`).
     pub fn to_text(&self, header: &str) -> String {
         let join = |v: &[i16]| {
@@ -241,15 +229,14 @@ impl Weights {
                 "# pattern combinations (role, four patterns by number best first, value)\n",
             );
         }
-        for role in [MOVER, WAITER] {
-            for (key, &v) in self.combo[role].iter().enumerate().filter(|(_, &v)| v != 0) {
-                let p = [3, 2, 1, 0].map(|k| key / PATTERN_COUNT.pow(k) % PATTERN_COUNT);
-                s.push_str(&format!(
-                    "{COMBO_KEY} {role} {} {} {} {} {v}\n",
-                    p[0], p[1], p[2], p[3]
-                ));
-            }
+        keyed_lines(&self.combo, COMBO_KEY, &mut s);
+        if self.policy.iter().flatten().any(|&v| v != 0) {
+            s.push_str(
+                "# move ordering (0 own shapes / 1 the opponent's, four patterns best first, \
+                 value)\n",
+            );
         }
+        keyed_lines(&self.policy, POLICY_KEY, &mut s);
         s
     }
 
@@ -272,7 +259,7 @@ impl Weights {
     }
 
     /// The inverse of `to_vector`, rounding to integers (clamped to the `i16` range); the
-    /// threat states are all 0.
+    /// threat states, combinations and policy are all 0.
     pub fn from_vector(v: &[f64; FEATURES]) -> Weights {
         let small = |x: f64| x.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
         let mut w = Weights {
@@ -283,6 +270,7 @@ impl Weights {
             threat: [[0; THREAT_COUNT]; 2],
             state: vec![0; STATES],
             combo: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
+            policy: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
         };
         for role in [MOVER, WAITER] {
             for p in 0..PATTERN_COUNT {
@@ -317,6 +305,47 @@ impl Weights {
     /// block per colour that matter, see `Evaluator::features`).
     pub fn per_colour(rule: Rule) -> bool {
         rule == Rule::Renju
+    }
+}
+
+/// One `combo ROLE P1 P2 P3 P4 VALUE` or `policy SIDE P1 P2 P3 P4 VALUE` line's numbers
+/// into `table` (by role or side, then `combo_key`).
+fn set_keyed_line(table: &mut [Vec<i16>; 2], name: &str, nums: &[i32]) -> Result<(), String> {
+    let &[role, p1, p2, p3, p4, v] = nums else {
+        return Err(format!(
+            "'{name}' needs 6 numbers: role, four patterns, value"
+        ));
+    };
+    let role = usize::try_from(role)
+        .ok()
+        .filter(|&r| r <= 1)
+        .ok_or(format!("{name}: the second number must be 0 or 1"))?;
+    let mut pats = [Pattern::Dead; 4];
+    for (slot, p) in pats.iter_mut().zip([p1, p2, p3, p4]) {
+        *slot = u8::try_from(p)
+            .ok()
+            .filter(|&p| (p as usize) < PATTERN_COUNT)
+            .map(Pattern::from_u8)
+            .ok_or(format!("patterns are numbered below {PATTERN_COUNT}"))?;
+    }
+    let key = combo_key(pats);
+    if key == 0 && name == COMBO_KEY {
+        return Err("four Dead lines must be worth 0".to_string());
+    }
+    table[role][key] = i16::try_from(v).map_err(|_| "value out of range".to_string())?;
+    Ok(())
+}
+
+/// The non-zero entries of `table` as `name ROLE P1 P2 P3 P4 VALUE` lines.
+fn keyed_lines(table: &[Vec<i16>; 2], name: &str, out: &mut String) {
+    for (role, values) in table.iter().enumerate() {
+        for (key, &v) in values.iter().enumerate().filter(|(_, &v)| v != 0) {
+            let p = [3, 2, 1, 0].map(|k| key / PATTERN_COUNT.pow(k) % PATTERN_COUNT);
+            out.push_str(&format!(
+                "{name} {role} {} {} {} {} {v}\n",
+                p[0], p[1], p[2], p[3]
+            ));
+        }
     }
 }
 
@@ -400,6 +429,7 @@ mod tests {
                     &Weights {
                         state: w.state.clone(),
                         combo: w.combo.clone(),
+                        policy: w.policy.clone(),
                         ..dense
                     },
                     w
@@ -429,6 +459,8 @@ mod tests {
             "combo 0 11 7 0 0 10",
             "combo 1 0 0 0 0 10",
             "combo 0 8 7 0 0 40000",
+            "policy 2 8 7 0 0 10",
+            "policy 0 8 7 0",
         ] {
             assert!(
                 Weights::parse(&format!("{good}\n{bad}\n")).is_err(),
@@ -460,5 +492,17 @@ mod tests {
         let again = Weights::parse(&w.to_text("# header")).unwrap();
         assert_eq!(again, w);
         assert!(w.to_text("").contains("combo 0 8 7 0 0 -30"));
+    }
+
+    #[test]
+    fn policy_lines_set_one_value_whatever_the_order() {
+        let text = format!("{HANDSET_TEXT}\npolicy 0 7 8 0 0 -30\npolicy 1 0 0 0 0 12\n");
+        let w = Weights::parse(&text).unwrap();
+        let p = |v: [u8; 4]| v.map(Pattern::from_u8);
+        assert_eq!(w.policy[0][combo_key(p([0, 8, 0, 7]))], -30);
+        assert_eq!(w.policy[1][0], 12);
+        assert_eq!(w.policy.iter().flatten().filter(|&&v| v != 0).count(), 2);
+        assert!(w.combo.iter().flatten().all(|&v| v == 0));
+        assert_eq!(Weights::parse(&w.to_text("# header")), Ok(w));
     }
 }

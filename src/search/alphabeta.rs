@@ -9,8 +9,8 @@ use crate::eval::Threat;
 use crate::game::{Move, CELLS};
 
 const INF: i32 = WIN + 1;
-/// Ordering scores below this belong to moves that make no three or four for either side.
-const QUIET_ORDER_SCORE: i32 = 4_000;
+/// Ordering scores from this on belong to the hash move and the killers.
+const PROMOTED_SCORE: i32 = 1 << 27;
 
 /// Reverse futility: a node this shallow whose static evaluation beats beta by the
 /// margin per ply of depth is cut without search. With the fitted evaluation, at 100k
@@ -111,7 +111,7 @@ impl Search<'_> {
         for i in 0..n {
             let m = root.get(i);
             // Quiet root moves after the first two are reduced too, never below depth 1.
-            let quiet = all && movegen::order_score(pos, us, m) < QUIET_ORDER_SCORE;
+            let quiet = all && movegen::is_quiet(pos, us, m, 0);
             let r = if quiet && i >= 2 {
                 reduction(depth, i, true, true).min(depth - 2).max(0)
             } else {
@@ -243,7 +243,9 @@ impl Search<'_> {
         let mut best_move = Move::NONE;
         for i in 0..list.len() {
             let m = list.pick(i);
-            let quiet = mode == Mode::All && list.score(i) < QUIET_ORDER_SCORE;
+            let quiet = mode == Mode::All
+                && list.score(i) < PROMOTED_SCORE
+                && movegen::is_quiet(pos, us, m, self.history_of(us)[m.idx()]);
             // Late quiet moves near the horizon almost never matter in gomoku, where the
             // fight is about threats: skip them outright.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {

@@ -242,26 +242,40 @@ fn makes_four_for(pos: &Position, c: Color, m: Move) -> bool {
     (0..4).any(|d| pos.eval.pattern(c, m, d) >= Pattern::B4)
 }
 
-/// Static ordering score: own threats first, then blocks, then combined shape value.
+/// Static ordering score: own threats first, then blocks, then, within a tier, the
+/// fitted move-ordering table (`Evaluator::policy`), or without one the combined shape
+/// value.
 #[inline]
 pub fn order_score(pos: &Position, us: Color, m: Move) -> i32 {
-    let them = us.opp();
-    let attack = threat_rank(pos.threat(us, m)) * 2;
-    let defence = threat_rank(pos.threat(them, m));
-    attack.max(defence) * 1000 + pos.eval.value(us, m) * 2 + pos.eval.value(them, m)
+    let within = if pos.eval.has_policy() {
+        pos.eval.policy(us, m)
+    } else {
+        shape_value(pos, us, m)
+    };
+    tier(pos, us, m) * 1000 + within
+}
+
+/// Whether a move with `history` counts as quiet (late-move pruning and full reductions
+/// apply): its threat tier, shape values and history stay below `QUIET_SCORE`. The
+/// threshold was set on the ordering score before the fitted policy and is kept.
+#[inline]
+pub fn is_quiet(pos: &Position, us: Color, m: Move, history: i32) -> bool {
+    tier(pos, us, m) * 1000 + shape_value(pos, us, m) + history < QUIET_SCORE
+}
+
+/// Moves whose tier, shape value and history reach this make or stop a three or four.
+const QUIET_SCORE: i32 = 4_000;
+
+#[inline]
+fn tier(pos: &Position, us: Color, m: Move) -> i32 {
+    let attack = pos.threat(us, m).order_rank() * 2;
+    let defence = pos.threat(us.opp(), m).order_rank();
+    attack.max(defence)
 }
 
 #[inline]
-fn threat_rank(t: Threat) -> i32 {
-    match t {
-        Threat::Five => 60,
-        Threat::FlexFour => 30,
-        Threat::FourThree => 20,
-        Threat::DoubleThree => 8,
-        Threat::FourPlus | Threat::Flex3Plus => 4,
-        Threat::Four | Threat::Flex3 => 2,
-        Threat::None | Threat::Forbidden => 0,
-    }
+fn shape_value(pos: &Position, us: Color, m: Move) -> i32 {
+    pos.eval.value(us, m) * 2 + pos.eval.value(us.opp(), m)
 }
 
 #[cfg(test)]

@@ -69,6 +69,16 @@ pub fn parse_line(line: &str, size: usize) -> Result<Option<Game>> {
     }))
 }
 
+/// The players of an arena line, `black=` and `white=` (empty where missing).
+pub fn players(line: &str) -> (&str, &str) {
+    let field = |name: &str| {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(name))
+            .unwrap_or("")
+    };
+    (field("black="), field("white="))
+}
+
 /// A labelled position: the evaluation's features for the side to move (a block per
 /// colour, see `Evaluator::features`), and the game's result for that side.
 pub struct Sample {

@@ -13,6 +13,7 @@
 mod fit;
 mod games;
 mod label;
+mod policy;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -123,6 +124,24 @@ struct Cli {
     /// Labelling: brains run at once
     #[arg(long, default_value_t = 1)]
     label_jobs: usize,
+    /// Fit the move-ordering table (`Weights::policy`) to the moves of the players whose
+    /// names (the games' black= / white=) start with one of these comma-separated
+    /// prefixes, keeping the starting weights' evaluation (see policy.rs)
+    #[arg(long)]
+    policy_from: Option<String>,
+    /// Policy: Adam iterations
+    #[arg(long, default_value_t = 300)]
+    policy_iterations: usize,
+    /// Policy: Adam step
+    #[arg(long, default_value_t = 0.05)]
+    policy_lr: f64,
+    /// Policy: the prior, in positions, pulling each value to 0
+    #[arg(long, default_value_t = 20.0)]
+    policy_prior: f64,
+    /// Policy: ordering units per unit of log-likelihood (default: the scale that gives
+    /// the policy the spread of the shape values it replaces)
+    #[arg(long)]
+    policy_scale: Option<f64>,
 }
 
 const PATTERN_NAMES: [&str; PATTERN_COUNT] = [
@@ -154,6 +173,9 @@ fn run(cli: Cli) -> Result<()> {
     let start = start_weights(&cli, layout, rule)?;
     let compiled = [Color::Black, Color::White].map(|c| Weights::for_side(rule, c).clone());
     let w0 = layout.vector(&start);
+    if let Some(from) = &cli.policy_from {
+        return run_policy(&cli, rule, layout, from);
+    }
     let labels = match &cli.labels {
         Some(p) => Some(read_labels(p)?),
         None => None,
@@ -460,6 +482,93 @@ fn read_labels(p: &Path) -> Result<HashMap<String, f64>> {
     games::parse_labels(&text).with_context(|| format!("in {}", p.display()))
 }
 
+/// Fits the policy table to the moves of the players named by `from`, and reports how
+/// well the search's ordering before and after predicts them on the held-out games.
+fn run_policy(cli: &Cli, rule: Rule, layout: Layout, from: &str) -> Result<()> {
+    let prefixes: Vec<&str> = from.split(',').filter(|p| !p.is_empty()).collect();
+    let teaches = |name: &str| prefixes.iter().any(|p| name.starts_with(p));
+    let (mut train, mut val) = (policy::PolicyData::default(), policy::PolicyData::default());
+    for spec in &cli.games {
+        let (size, path) = split_spec(spec)?;
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+        for (n, line) in text.lines().enumerate() {
+            let where_ = || format!("{path}:{}", n + 1);
+            let (black, white) = games::players(line);
+            let teacher = [teaches(black), teaches(white)];
+            if line.trim().is_empty() || teacher == [false, false] {
+                continue;
+            }
+            let Some(game) = games::parse_line(line, size).with_context(where_)? else {
+                continue;
+            };
+            let held_out = match game.opening {
+                Some((i, _)) => i % cli.holdout == cli.holdout - 1,
+                None => n % cli.holdout == cli.holdout - 1,
+            };
+            let first = game.opening.map_or(0, |(_, k)| k) + cli.skip;
+            let set = if held_out { &mut val } else { &mut train };
+            set.add_game(&game, rule, first, teacher);
+        }
+    }
+    println!(
+        "policy positions: {} train, {} validation",
+        train.positions(),
+        val.positions()
+    );
+    let mut p = policy::zero();
+    let every = (cli.policy_iterations / 10).max(1);
+    policy::fit(
+        &train,
+        &mut p,
+        cli.policy_iterations,
+        cli.policy_lr,
+        cli.policy_prior,
+        |it, p| {
+            if it % every == 0 {
+                println!(
+                    "  iteration {it}: train {:.4} validation {:.4}",
+                    policy::loss(&train, p),
+                    policy::loss(&val, p)
+                );
+            }
+        },
+    );
+    let (a, b, c) = policy::accuracy(&val, |j| policy::old_order(&val, j));
+    println!("ordering before: top1 {a:.3} top3 {b:.3} mean rank {c:.2}");
+    let (a, b, c) = policy::accuracy(&val, |j| policy::new_order(&val, &p, j, 0.0, 1.0));
+    println!("policy alone: top1 {a:.3} top3 {b:.3} mean rank {c:.2}");
+    let scale = cli
+        .policy_scale
+        .unwrap_or_else(|| policy::matching_scale(&train, &p));
+    let (a, b, c) = policy::accuracy(&val, |j| policy::new_order(&val, &p, j, 1000.0, scale));
+    println!("search ordering with it (x{scale:.0}): top1 {a:.3} top3 {b:.3} mean rank {c:.2}");
+    let mut weights = start_weights(cli, layout, rule)?;
+    for w in weights.iter_mut() {
+        w.policy = p
+            .clone()
+            .map(|v| v.iter().map(|&x| (x * scale).round() as i16).collect());
+    }
+    let summary = format!(
+        "# policy from {from}: {} positions; validation top1 {a:.3} top3 {b:.3}, scale {scale:.0}",
+        train.positions()
+    );
+    write_weights(cli, rule, layout, &weights, &summary)
+}
+
+/// `SIZE:PATH` of a game file.
+fn split_spec(spec: &str) -> Result<(usize, &str)> {
+    let (size, path) = spec
+        .split_once(':')
+        .with_context(|| format!("'{spec}': give games as SIZE:PATH"))?;
+    let size: usize = size
+        .parse()
+        .with_context(|| format!("bad size in '{spec}'"))?;
+    if !fivefold::game::Board::is_valid_size(size, size) {
+        bail!("bad board size {size}");
+    }
+    Ok((size, path))
+}
+
 /// Replays the game files into positions, each with the starting weights' threat-state
 /// value as its offset. With `check` (the starting weights are the compiled-in ones),
 /// checks that features · weights plus the offset is the engine's evaluation.
@@ -486,15 +595,7 @@ fn load_games(
     };
     let mut seen = 0usize;
     for spec in &cli.games {
-        let (size, path) = spec
-            .split_once(':')
-            .with_context(|| format!("'{spec}': give games as SIZE:PATH"))?;
-        let size: usize = size
-            .parse()
-            .with_context(|| format!("bad size in '{spec}'"))?;
-        if !fivefold::game::Board::is_valid_size(size, size) {
-            bail!("bad board size {size}");
-        }
+        let (size, path) = split_spec(spec)?;
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
