@@ -113,13 +113,29 @@ impl Player {
     }
 
     /// Makes the engine ready for a new game: a fresh or reused process, START, INFOs.
+    /// A reused process that does not answer START with OK is replaced by a fresh one,
+    /// once: some brains (Rapfi) still finish the last game's search after their move and
+    /// drop or garble the lines that arrive meanwhile.
     pub fn start_game(&mut self, lim: &Limits, stop: &AtomicBool) -> Result<(), ReadError> {
         if !lim.reuse {
             self.retire(true);
         }
-        if self.brain.is_none() {
+        let reused = self.brain.is_some();
+        if !reused {
             self.brain = Some(self.spawn(lim)?);
         }
+        match self.handshake(lim, stop) {
+            Err(ReadError::Forfeit(_)) if reused => {
+                self.retire(false);
+                self.brain = Some(self.spawn(lim)?);
+                self.handshake(lim, stop)
+            }
+            r => r,
+        }
+    }
+
+    /// START and its OK, then the INFO lines.
+    fn handshake(&mut self, lim: &Limits, stop: &AtomicBool) -> Result<(), ReadError> {
         self.send(&format!("START {}", lim.size))?;
         self.await_ok(lim, stop)?;
         for line in info_lines(lim, &self.spec) {

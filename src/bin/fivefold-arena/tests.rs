@@ -7,11 +7,14 @@ use std::time::Instant;
 
 /// A brain that plays `x,ROW` for x = 0, 1, 2, ... and misbehaves on request.
 const FAKE_BRAIN: &str = r#"#!/bin/sh
-row=$1; mode=${2:-ok}; x=0
+row=$1; mode=${2:-ok}; x=0; starts=0
 while IFS= read -r line; do
   line=$(printf '%s' "$line" | tr -d '\r')
   case "$line" in
-    START*) echo OK;;
+    START*)
+      starts=$((starts+1))
+      if [ "$mode" = startonce ] && [ $starts -gt 1 ]; then echo "ERROR Unknown command: 15"
+      else echo OK; fi;;
     BEGIN|TURN*|DONE)
       case "$mode" in
         hang) exec sleep 30;;
@@ -19,7 +22,7 @@ while IFS= read -r line; do
         garbage) echo "hello there";;
         suggest) echo "SUGGEST $x,$row";;
         occupied) echo "0,0";;
-        chatty) echo "MESSAGE pid $$"; echo "DEBUG x=$x"; echo "$x,$row";;
+        chatty|startonce) echo "MESSAGE pid $$"; echo "DEBUG x=$x"; echo "$x,$row";;
         *) echo "$x,$row";;
       esac
       x=$((x+1));;
@@ -189,6 +192,21 @@ fn chatter_is_skipped_and_reuse_keeps_one_process() {
         })
         .collect();
     assert_eq!(pids[0], pids[1], "reused engine must keep its process");
+}
+
+#[test]
+fn a_reused_process_that_fails_start_is_replaced() {
+    let dir = TempDir::new("restart");
+    let mut s = setup(&dir, "0 startonce", "1", 2);
+    s.rules.limits.reuse = true;
+    let sum = run(&s);
+    assert_eq!((sum.tally.wins, sum.tally.losses), (1, 1));
+    let log = std::fs::read_to_string(dir.0.join("logs").join("game-0002-white-A.log")).unwrap();
+    assert!(log.contains("< ERROR Unknown command: 15"), "{log}");
+    let pids: Vec<&str> = log.lines().filter(|l| l.starts_with("< MESSAGE pid")).collect();
+    assert!(!pids.is_empty(), "{log}");
+    let first = std::fs::read_to_string(dir.0.join("logs").join("game-0001-black-A.log")).unwrap();
+    assert!(!first.contains(pids[0]), "game 2 must be played by a fresh process");
 }
 
 #[test]
