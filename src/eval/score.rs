@@ -5,7 +5,7 @@
 use super::pattern::{Pattern, PatternTable, PATTERN_COUNT};
 use super::weights::{
     pattern_feature, threat_feature, Weights, FEATURES, F_INITIATIVE_THREAT, F_INITIATIVE_WIN,
-    F_TEMPO, MOVER, WAITER,
+    F_TEMPO, MOVER, NEAR_BUCKETS, WAITER,
 };
 use crate::game::{Board, Cell, Color, Move, Rule, CELLS, DIRS};
 use std::sync::OnceLock;
@@ -219,6 +219,7 @@ impl Evaluator {
             has_policy: [Color::Black, Color::White].iter().any(|&c| {
                 let w = Weights::for_side(board.rule(), c);
                 w.policy.iter().flatten().any(|&v| v != 0)
+                    || w.policy_near.iter().flatten().any(|&v| v != 0)
             }),
         };
         for m in board.empty_squares() {
@@ -455,6 +456,11 @@ impl Evaluator {
     #[inline]
     pub fn has_policy(&self) -> bool {
         self.has_policy
+    }
+    /// `Weights::policy_near` of `us`'s weights.
+    #[inline]
+    pub fn policy_near(&self, us: Color) -> &[[i16; NEAR_BUCKETS]; 2] {
+        &self.weights[us.idx()].policy_near
     }
     /// The move-ordering score of `m` for `us` (`Weights::policy`, our weights for both
     /// sides' shapes); 0 when the weights have no policy.

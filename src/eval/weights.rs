@@ -72,7 +72,14 @@ pub struct Weights {
     /// --policy-from`); all 0 leaves the ordering by square values. Files list those
     /// that are not 0, as `policy SIDE P1 P2 P3 P4 VALUE` lines (side 0 own, 1 opponent).
     pub policy: [Vec<i16>; 2],
+    /// Move ordering, added to `policy`: by the distance (the larger of the x and y
+    /// distances, the last bucket for `NEAR_BUCKETS - 1` or more, or no such move) to the
+    /// opponent's last move (`[0]`) and to ours (`[1]`). `policy_near SIDE V0 ... V7` lines.
+    pub policy_near: [[i16; NEAR_BUCKETS]; 2],
 }
+
+/// Distance buckets of `Weights::policy_near`.
+pub const NEAR_BUCKETS: usize = 8;
 
 /// The key of the optional, repeatable threat-state lines.
 const STATE_KEY: &str = "state";
@@ -80,6 +87,8 @@ const STATE_KEY: &str = "state";
 const COMBO_KEY: &str = "combo";
 /// The key of the optional, repeatable move-ordering lines.
 const POLICY_KEY: &str = "policy";
+/// The key of the optional move-ordering distance lines.
+const NEAR_KEY: &str = "policy_near";
 
 const KEYS: [&str; 7] = [
     "tempo",
@@ -103,6 +112,7 @@ impl Weights {
             state: vec![0; STATES],
             combo: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
             policy: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
+            policy_near: [[0; NEAR_BUCKETS]; 2],
         };
         let mut seen = [false; KEYS.len()];
         for (n, raw) in text.lines().enumerate() {
@@ -118,6 +128,11 @@ impl Weights {
                 .map_err(|e| format!("line {}: {e}", n + 1))?;
             if key == STATE_KEY {
                 w.set_state_line(&nums)
+                    .map_err(|e| format!("line {}: {e}", n + 1))?;
+                continue;
+            }
+            if key == NEAR_KEY {
+                w.set_near_line(&nums)
                     .map_err(|e| format!("line {}: {e}", n + 1))?;
                 continue;
             }
@@ -186,6 +201,29 @@ impl Weights {
         Ok(())
     }
 
+    /// One `policy_near SIDE V0 ... V7` line's numbers.
+    fn set_near_line(&mut self, nums: &[i32]) -> Result<(), String> {
+        let Some((&side, values)) = nums.split_first() else {
+            return Err(format!(
+                "'{NEAR_KEY}' needs a side and {NEAR_BUCKETS} values"
+            ));
+        };
+        if values.len() != NEAR_BUCKETS {
+            return Err(format!(
+                "'{NEAR_KEY}' needs a side and {NEAR_BUCKETS} values"
+            ));
+        }
+        let side = usize::try_from(side)
+            .ok()
+            .filter(|&s| s <= 1)
+            .ok_or(format!("{NEAR_KEY}: the side must be 0 or 1"))?;
+        if values.iter().any(|&v| i16::try_from(v).is_err()) {
+            return Err("value out of range".to_string());
+        }
+        copy(&mut self.policy_near[side], values);
+        Ok(())
+    }
+
     /// The file format `parse` reads, after `header` (comment lines, each starting `#`).
     pub fn to_text(&self, header: &str) -> String {
         let join = |v: &[i16]| {
@@ -237,6 +275,11 @@ impl Weights {
             );
         }
         keyed_lines(&self.policy, POLICY_KEY, &mut s);
+        for (side, values) in self.policy_near.iter().enumerate() {
+            if values.iter().any(|&v| v != 0) {
+                s.push_str(&format!("{NEAR_KEY} {side} {}\n", join(values)));
+            }
+        }
         s
     }
 
@@ -271,6 +314,7 @@ impl Weights {
             state: vec![0; STATES],
             combo: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
             policy: [vec![0; COMBINATIONS], vec![0; COMBINATIONS]],
+            policy_near: [[0; NEAR_BUCKETS]; 2],
         };
         for role in [MOVER, WAITER] {
             for p in 0..PATTERN_COUNT {
@@ -287,18 +331,30 @@ impl Weights {
     /// move, the tempo and initiative terms). Only renju has a set per colour.
     pub fn for_side(rule: Rule, c: Color) -> &'static Weights {
         static SETS: [OnceLock<Weights>; 5] = [const { OnceLock::new() }; 5];
-        let (slot, text) = match rule {
-            Rule::Freestyle => (0, FREESTYLE_TEXT),
-            Rule::Standard => (2, STANDARD_TEXT),
-            Rule::Renju if c == Color::Black => (3, RENJU_BLACK_TEXT),
-            Rule::Renju => (4, RENJU_WHITE_TEXT),
-            Rule::Caro | Rule::CaroExact => (1, HANDSET_TEXT),
+        let slot = match rule {
+            Rule::Freestyle => 0,
+            Rule::Standard => 2,
+            Rule::Renju if c == Color::Black => 3,
+            Rule::Renju => 4,
+            Rule::Caro | Rule::CaroExact => 1,
         };
+        let text = Weights::compiled_text(rule, c);
         SETS[slot].get_or_init(|| match Weights::parse(text) {
             Ok(w) => w,
             // Compiled-in data, checked by the tests below: never fails in a built engine.
             Err(e) => panic!("bad compiled-in evaluation weights: {e}"),
         })
+    }
+
+    /// The text of the compiled-in weights file `for_side` parses.
+    pub fn compiled_text(rule: Rule, c: Color) -> &'static str {
+        match rule {
+            Rule::Freestyle => FREESTYLE_TEXT,
+            Rule::Standard => STANDARD_TEXT,
+            Rule::Renju if c == Color::Black => RENJU_BLACK_TEXT,
+            Rule::Renju => RENJU_WHITE_TEXT,
+            Rule::Caro | Rule::CaroExact => HANDSET_TEXT,
+        }
     }
 
     /// Whether `rule` weighs the two colours apart (then a position's features have a
@@ -430,6 +486,7 @@ mod tests {
                         state: w.state.clone(),
                         combo: w.combo.clone(),
                         policy: w.policy.clone(),
+                        policy_near: w.policy_near,
                         ..dense
                     },
                     w
@@ -461,6 +518,8 @@ mod tests {
             "combo 0 8 7 0 0 40000",
             "policy 2 8 7 0 0 10",
             "policy 0 8 7 0",
+            "policy_near 2 1 2 3 4 5 6 7 8",
+            "policy_near 0 1 2 3",
         ] {
             assert!(
                 Weights::parse(&format!("{good}\n{bad}\n")).is_err(),
@@ -496,13 +555,19 @@ mod tests {
 
     #[test]
     fn policy_lines_set_one_value_whatever_the_order() {
-        let text = format!("{HANDSET_TEXT}\npolicy 0 7 8 0 0 -30\npolicy 1 0 0 0 0 12\n");
+        let text = format!(
+            "{HANDSET_TEXT}\npolicy 0 7 8 0 0 -30\npolicy 1 0 0 0 0 12\npolicy_near 1 0 9 8 7 6 5 4 -3\n"
+        );
         let w = Weights::parse(&text).unwrap();
         let p = |v: [u8; 4]| v.map(Pattern::from_u8);
         assert_eq!(w.policy[0][combo_key(p([0, 8, 0, 7]))], -30);
         assert_eq!(w.policy[1][0], 12);
         assert_eq!(w.policy.iter().flatten().filter(|&&v| v != 0).count(), 2);
         assert!(w.combo.iter().flatten().all(|&v| v == 0));
+        assert_eq!(
+            w.policy_near,
+            [[0; NEAR_BUCKETS], [0, 9, 8, 7, 6, 5, 4, -3]]
+        );
         assert_eq!(Weights::parse(&w.to_text("# header")), Ok(w));
     }
 }

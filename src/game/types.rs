@@ -92,6 +92,13 @@ impl Move {
     pub fn offset(self, delta: isize) -> Move {
         Move((self.0 as isize + delta) as u16)
     }
+    /// The larger of the x and y distances between two squares.
+    #[inline]
+    pub fn distance(self, other: Move) -> usize {
+        self.x()
+            .abs_diff(other.x())
+            .max(self.y().abs_diff(other.y()))
+    }
 }
 
 /// The four line directions as steps in the padded array: horizontal, vertical, two diagonals.

@@ -6,6 +6,7 @@
 //! empty square near a stone is a candidate, ordered by what it makes for both sides.
 
 use super::position::Position;
+use crate::eval::weights::NEAR_BUCKETS;
 use crate::eval::{Pattern, Threat};
 use crate::game::{Cell, Color, Move, Rule, CELLS, DIRS, MAX_SIZE};
 use std::mem::MaybeUninit;
@@ -150,6 +151,7 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
         return generate(pos, Mode::All, history, list);
     }
     let (xs, ys) = (r.x0 as usize..=r.x1 as usize, r.y0 as usize..=r.y1 as usize);
+    let near = Near::new(pos, us);
     for m in ys.flat_map(|y| xs.clone().map(move |x| Move::from_xy(x, y))) {
         if pos.board.near(m) == 0 || !pos.is_legal_for(us, m) {
             continue;
@@ -163,11 +165,44 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
             Mode::All => true,
         };
         if allowed {
-            list.push(m, order_score(pos, us, m) + history[m.idx()]);
+            list.push(
+                m,
+                order_score(pos, us, m) + history[m.idx()] + near.score(m),
+            );
         }
     }
     if list.is_empty() && mode == Mode::DefendFourThree {
         generate(pos, Mode::All, history, list);
+    }
+}
+
+/// The ordering bonus by distance to the last two moves (`Weights::policy_near`), on
+/// when the weights have a policy. Measured with the table, see `order_score`.
+struct Near {
+    table: [[i16; NEAR_BUCKETS]; 2],
+    last: [Option<Move>; 2],
+    on: bool,
+}
+
+impl Near {
+    fn new(pos: &Position, us: Color) -> Near {
+        let history = pos.board.history();
+        let back = |k: usize| history.len().checked_sub(k).map(|i| history[i]);
+        Near {
+            table: *pos.eval.policy_near(us),
+            last: [back(1), back(2)],
+            on: pos.eval.has_policy(),
+        }
+    }
+
+    #[inline]
+    fn score(&self, m: Move) -> i32 {
+        if !self.on {
+            return 0;
+        }
+        let bucket =
+            |a: Option<Move>| a.map_or(NEAR_BUCKETS - 1, |a| a.distance(m).min(NEAR_BUCKETS - 1));
+        (self.table[0][bucket(self.last[0])] + self.table[1][bucket(self.last[1])]) as i32
     }
 }
 
@@ -243,8 +278,11 @@ fn makes_four_for(pos: &Position, c: Color, m: Move) -> bool {
 }
 
 /// Static ordering score: own threats first, then blocks, then, within a tier, the
-/// fitted move-ordering table (`Evaluator::policy`), or without one the combined shape
-/// value.
+/// fitted move-ordering table (`Evaluator::policy`, with `Near` in `generate`), or
+/// without one the combined shape value. The table fitted to Rapfi's moves, against
+/// Rapfi at 100k / 10k nodes paired with the shape values: +0.032 +/- 0.031 points a game
+/// over 1224 games on 15x15 and 20x20 (about +20 Elo); the table without the distance
+/// terms -0.036 +/- 0.054, and without the threat tiers +0.001 +/- 0.059 (15x15).
 #[inline]
 pub fn order_score(pos: &Position, us: Color, m: Move) -> i32 {
     let within = if pos.eval.has_policy() {

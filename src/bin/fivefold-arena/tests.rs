@@ -203,10 +203,16 @@ fn a_reused_process_that_fails_start_is_replaced() {
     assert_eq!((sum.tally.wins, sum.tally.losses), (1, 1));
     let log = std::fs::read_to_string(dir.0.join("logs").join("game-0002-white-A.log")).unwrap();
     assert!(log.contains("< ERROR Unknown command: 15"), "{log}");
-    let pids: Vec<&str> = log.lines().filter(|l| l.starts_with("< MESSAGE pid")).collect();
+    let pids: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("< MESSAGE pid"))
+        .collect();
     assert!(!pids.is_empty(), "{log}");
     let first = std::fs::read_to_string(dir.0.join("logs").join("game-0001-black-A.log")).unwrap();
-    assert!(!first.contains(pids[0]), "game 2 must be played by a fresh process");
+    assert!(
+        !first.contains(pids[0]),
+        "game 2 must be played by a fresh process"
+    );
 }
 
 #[test]

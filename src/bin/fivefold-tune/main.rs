@@ -537,22 +537,47 @@ fn run_policy(cli: &Cli, rule: Rule, layout: Layout, from: &str) -> Result<()> {
     println!("ordering before: top1 {a:.3} top3 {b:.3} mean rank {c:.2}");
     let (a, b, c) = policy::accuracy(&val, |j| policy::new_order(&val, &p, j, 0.0, 1.0));
     println!("policy alone: top1 {a:.3} top3 {b:.3} mean rank {c:.2}");
+    println!("distance terms: {:?} / {:?}", p[2], p[3]);
+    let [all, chosen] = policy::percentiles(&val, &p);
+    println!("policy percentiles 10/25/50/75/90: all {all:.2?}, chosen {chosen:.2?}");
     let scale = cli
         .policy_scale
         .unwrap_or_else(|| policy::matching_scale(&train, &p));
     let (a, b, c) = policy::accuracy(&val, |j| policy::new_order(&val, &p, j, 1000.0, scale));
     println!("search ordering with it (x{scale:.0}): top1 {a:.3} top3 {b:.3} mean rank {c:.2}");
-    let mut weights = start_weights(cli, layout, rule)?;
-    for w in weights.iter_mut() {
-        w.policy = p
-            .clone()
-            .map(|v| v.iter().map(|&x| (x * scale).round() as i16).collect());
+    if layout.sets != 1 {
+        bail!("--policy-from fits one weight set (not renju's pair yet)");
     }
-    let summary = format!(
-        "# policy from {from}: {} positions; validation top1 {a:.3} top3 {b:.3}, scale {scale:.0}",
-        train.positions()
+    let [mut w, _] = start_weights(cli, layout, rule)?;
+    let round = |x: f64| (x * scale).round() as i16;
+    w.policy = [0, 1].map(|r| p[r].iter().map(|&x| round(x)).collect());
+    w.policy_near = [2, 3].map(|r| std::array::from_fn(|b| round(p[r][b])));
+    let Some(out) = &cli.out else {
+        return Ok(());
+    };
+    // The evaluation is the starting weights': keep the header that says how it was made.
+    let start_text = match &cli.start {
+        Some(path) => std::fs::read_to_string(path)?,
+        None => Weights::compiled_text(rule, Color::Black).to_string(),
+    };
+    let start_header: Vec<&str> = start_text
+        .lines()
+        .take_while(|l| l.starts_with('#') && !l.starts_with("# pattern order"))
+        .filter(|l| !l.starts_with("# move ordering:"))
+        .collect();
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let header = format!(
+        "# move ordering: the policy and policy_near lines, fitted by\n\
+         # move ordering: fivefold-tune {}\n\
+         # move ordering: {} positions of {from}; validation top1 {a:.3} top3 {b:.3}, scale {scale:.0}\n{}",
+        command.join(" "),
+        train.positions(),
+        start_header.join("\n"),
     );
-    write_weights(cli, rule, layout, &weights, &summary)
+    std::fs::write(out, w.to_text(&header))
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
 }
 
 /// `SIZE:PATH` of a game file.

@@ -8,6 +8,7 @@
 //! Adam, with a prior pulling each value to 0).
 
 use crate::games::Game;
+use fivefold::eval::weights::NEAR_BUCKETS;
 use fivefold::eval::{combo_key, Evaluator, Threat, COMBINATIONS};
 use fivefold::game::{Board, Color, Move, Rule};
 
@@ -19,6 +20,9 @@ struct Candidate {
     opp: u16,
     tier: i32,
     old: i32,
+    /// Distance buckets (`Move::distance`, capped) to the opponent's last move and to ours.
+    near_opp: u8,
+    near_own: u8,
 }
 
 /// Positions as runs of candidates.
@@ -71,9 +75,19 @@ impl PolicyData {
             }
             let key = |c: Color| combo_key([0, 1, 2, 3].map(|d| eval.pattern(c, m, d))) as u16;
             let tier = (eval.threat(us, m).order_rank() * 2).max(eval.threat(them, m).order_rank());
+            let hist = board.history();
+            let near = |back: usize| {
+                hist.len()
+                    .checked_sub(back)
+                    .map_or(NEAR_BUCKETS as u8 - 1, |i| {
+                        hist[i].distance(m).min(NEAR_BUCKETS - 1) as u8
+                    })
+            };
             self.cands.push(Candidate {
                 own: key(us),
                 opp: key(them),
+                near_opp: near(1),
+                near_own: near(2),
                 tier,
                 old: tier * 1000 + eval.value(us, m) * 2 + eval.value(them, m),
             });
@@ -99,11 +113,17 @@ fn unforced(e: &Evaluator, us: Color) -> bool {
         && e.count(them, Threat::FourThree) == 0
 }
 
-/// The policy values: `[OWN, OPP]`, each indexed by `combo_key`.
-pub type Policy = [Vec<f64>; 2];
+/// The policy values: `[OWN, OPP]`, each indexed by `combo_key`, then by distance bucket
+/// to the opponent's last move and to our last move.
+pub type Policy = [Vec<f64>; 4];
 
 pub fn zero() -> Policy {
-    [vec![0.0; COMBINATIONS], vec![0.0; COMBINATIONS]]
+    [
+        vec![0.0; COMBINATIONS],
+        vec![0.0; COMBINATIONS],
+        vec![0.0; NEAR_BUCKETS],
+        vec![0.0; NEAR_BUCKETS],
+    ]
 }
 
 /// Mean negative log-likelihood of the teacher's moves under `p`.
@@ -121,7 +141,10 @@ pub fn loss(d: &PolicyData, p: &Policy) -> f64 {
 
 #[inline]
 fn score(p: &Policy, c: &Candidate) -> f64 {
-    p[0][c.own as usize] + p[1][c.opp as usize]
+    p[0][c.own as usize]
+        + p[1][c.opp as usize]
+        + p[2][c.near_opp as usize]
+        + p[3][c.near_own as usize]
 }
 
 /// Fits `p` by full-batch Adam; `prior` is the L2 pull to 0 in positions' worth.
@@ -153,10 +176,12 @@ pub fn fit(
                 let g = prob - (k == t - d.start[i]) as u8 as f64;
                 grad[0][c.own as usize] += g;
                 grad[1][c.opp as usize] += g;
+                grad[2][c.near_opp as usize] += g;
+                grad[3][c.near_own as usize] += g;
             }
         }
-        for r in 0..2 {
-            for j in 0..COMBINATIONS {
+        for r in 0..4 {
+            for j in 0..p[r].len() {
                 let g = grad[r][j] / n + prior / n * p[r][j];
                 if g == 0.0 {
                     continue;
@@ -218,5 +243,76 @@ pub fn matching_scale(d: &PolicyData, p: &Policy) -> f64 {
         old / new
     } else {
         1.0
+    }
+}
+
+/// Percentiles (10, 25, 50, 75, 90) of the policy score over all candidates and over the
+/// teacher's moves: where a search might cut reductions or prune.
+pub fn percentiles(d: &PolicyData, p: &Policy) -> [[f64; 5]; 2] {
+    let pick = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        [0.1, 0.25, 0.5, 0.75, 0.9].map(|q| v[((v.len() - 1) as f64 * q) as usize])
+    };
+    let all = d.cands.iter().map(|c| score(p, c)).collect();
+    let chosen = d.target.iter().map(|&t| score(p, &d.cands[t])).collect();
+    [pick(all), pick(chosen)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black builds a line on row 7 and White answers far away: every black move extends
+    /// Black's own shape next to its last stone.
+    fn game() -> Game {
+        let moves = vec![
+            (7, 7),
+            (2, 2),
+            (8, 7),
+            (12, 2),
+            (9, 7),
+            (2, 12),
+            (6, 9),
+            (12, 12),
+            (10, 9),
+            (1, 1),
+        ];
+        Game {
+            size: 15,
+            black_score: 1.0,
+            opening: None,
+            moves,
+        }
+    }
+
+    #[test]
+    fn teacher_positions_are_unforced_and_hold_the_move_played() {
+        let mut d = PolicyData::default();
+        d.add_game(&game(), Rule::Freestyle, 1, [true, false]);
+        // Black's moves at plies 2, 4, 6, 8; from ply 6 on Black's open three 7,7 8,7
+        // 9,7 can become an open four, so those positions are left out.
+        assert_eq!(d.positions(), 2);
+        for (i, &t) in d.target.iter().enumerate() {
+            assert!((d.start[i]..d.start[i + 1]).contains(&t));
+        }
+        let mut white = PolicyData::default();
+        white.add_game(&game(), Rule::Freestyle, 1, [false, true]);
+        // White's moves are far from every stone, so not among the candidates: left out.
+        assert_eq!(white.positions(), 0);
+    }
+
+    #[test]
+    fn fitting_raises_the_likelihood_of_the_teachers_moves() {
+        let mut d = PolicyData::default();
+        for _ in 0..3 {
+            d.add_game(&game(), Rule::Freestyle, 1, [true, true]);
+        }
+        let mut p = zero();
+        let before = loss(&d, &p);
+        fit(&d, &mut p, 100, 0.1, 1.0, |_, _| {});
+        let after = loss(&d, &p);
+        assert!(after < before * 0.7, "{before} -> {after}");
+        let (top1, _, _) = accuracy(&d, |j| new_order(&d, &p, j, 0.0, 1.0));
+        assert!(top1 >= 0.5, "{top1}");
     }
 }
