@@ -203,20 +203,15 @@ impl Weights {
 
     /// One `policy_near SIDE V0 ... V7` line's numbers.
     fn set_near_line(&mut self, nums: &[i32]) -> Result<(), String> {
-        let Some((&side, values)) = nums.split_first() else {
+        let Some((&side, values)) = nums
+            .split_first()
+            .filter(|(_, values)| values.len() == NEAR_BUCKETS)
+        else {
             return Err(format!(
                 "'{NEAR_KEY}' needs a side and {NEAR_BUCKETS} values"
             ));
         };
-        if values.len() != NEAR_BUCKETS {
-            return Err(format!(
-                "'{NEAR_KEY}' needs a side and {NEAR_BUCKETS} values"
-            ));
-        }
-        let side = usize::try_from(side)
-            .ok()
-            .filter(|&s| s <= 1)
-            .ok_or(format!("{NEAR_KEY}: the side must be 0 or 1"))?;
+        let side = side_index(side, NEAR_KEY)?;
         if values.iter().any(|&v| i16::try_from(v).is_err()) {
             return Err("value out of range".to_string());
         }
@@ -364,6 +359,14 @@ impl Weights {
     }
 }
 
+/// A role or side number of a `name` line: 0 or 1.
+fn side_index(n: i32, name: &str) -> Result<usize, String> {
+    usize::try_from(n)
+        .ok()
+        .filter(|&r| r <= 1)
+        .ok_or(format!("{name}: the second number must be 0 or 1"))
+}
+
 /// One `combo ROLE P1 P2 P3 P4 VALUE` or `policy SIDE P1 P2 P3 P4 VALUE` line's numbers
 /// into `table` (by role or side, then `combo_key`).
 fn set_keyed_line(table: &mut [Vec<i16>; 2], name: &str, nums: &[i32]) -> Result<(), String> {
@@ -372,10 +375,7 @@ fn set_keyed_line(table: &mut [Vec<i16>; 2], name: &str, nums: &[i32]) -> Result
             "'{name}' needs 6 numbers: role, four patterns, value"
         ));
     };
-    let role = usize::try_from(role)
-        .ok()
-        .filter(|&r| r <= 1)
-        .ok_or(format!("{name}: the second number must be 0 or 1"))?;
+    let role = side_index(role, name)?;
     let mut pats = [Pattern::Dead; 4];
     for (slot, p) in pats.iter_mut().zip([p1, p2, p3, p4]) {
         *slot = u8::try_from(p)
