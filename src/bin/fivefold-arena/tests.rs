@@ -172,23 +172,36 @@ fn misbehaving_engines_lose_by_forfeit() {
     }
 }
 
-#[test]
-fn chatter_is_skipped_and_reuse_keeps_one_process() {
-    let dir = TempDir::new("reuse");
-    let mut s = setup(&dir, "0 chatty", "1", 2);
+/// A game's protocol transcript of engine A (`game-0001-black-A.log` and so on).
+fn game_log(dir: &TempDir, file: &str) -> String {
+    std::fs::read_to_string(dir.0.join("logs").join(file)).unwrap()
+}
+
+/// The fake brain's `MESSAGE pid N` line in a transcript: which process played.
+fn pid_line(log: &str) -> Option<String> {
+    log.lines()
+        .find(|l| l.starts_with("< MESSAGE pid"))
+        .map(str::to_string)
+}
+
+/// Two games with engine A started as `a` and both processes reused; A wins one.
+fn reused_match(dir: &TempDir, a: &str) {
+    let mut s = setup(dir, a, "1", 2);
     s.rules.limits.reuse = true;
     let sum = run(&s);
     assert_eq!((sum.tally.wins, sum.tally.losses), (1, 1));
+}
+
+#[test]
+fn chatter_is_skipped_and_reuse_keeps_one_process() {
+    let dir = TempDir::new("reuse");
+    reused_match(&dir, "0 chatty");
     let pids: Vec<String> = ["game-0001-black-A.log", "game-0002-white-A.log"]
         .iter()
         .map(|f| {
-            let log = std::fs::read_to_string(dir.0.join("logs").join(f)).unwrap();
+            let log = game_log(&dir, f);
             assert!(log.contains("> START 15"), "{log}");
-            let line = log
-                .lines()
-                .find(|l| l.starts_with("< MESSAGE pid"))
-                .unwrap();
-            line.to_string()
+            pid_line(&log).unwrap()
         })
         .collect();
     assert_eq!(pids[0], pids[1], "reused engine must keep its process");
@@ -197,20 +210,12 @@ fn chatter_is_skipped_and_reuse_keeps_one_process() {
 #[test]
 fn a_reused_process_that_fails_start_is_replaced() {
     let dir = TempDir::new("restart");
-    let mut s = setup(&dir, "0 startonce", "1", 2);
-    s.rules.limits.reuse = true;
-    let sum = run(&s);
-    assert_eq!((sum.tally.wins, sum.tally.losses), (1, 1));
-    let log = std::fs::read_to_string(dir.0.join("logs").join("game-0002-white-A.log")).unwrap();
+    reused_match(&dir, "0 startonce");
+    let log = game_log(&dir, "game-0002-white-A.log");
     assert!(log.contains("< ERROR Unknown command: 15"), "{log}");
-    let pids: Vec<&str> = log
-        .lines()
-        .filter(|l| l.starts_with("< MESSAGE pid"))
-        .collect();
-    assert!(!pids.is_empty(), "{log}");
-    let first = std::fs::read_to_string(dir.0.join("logs").join("game-0001-black-A.log")).unwrap();
+    let pid = pid_line(&log).expect("game 2's process");
     assert!(
-        !first.contains(pids[0]),
+        !game_log(&dir, "game-0001-black-A.log").contains(&pid),
         "game 2 must be played by a fresh process"
     );
 }
@@ -220,12 +225,7 @@ fn fresh_processes_differ_between_games() {
     let dir = TempDir::new("fresh");
     let s = setup(&dir, "0 chatty", "1", 2);
     run(&s);
-    let pid = |f: &str| {
-        let log = std::fs::read_to_string(dir.0.join("logs").join(f)).unwrap();
-        log.lines()
-            .find(|l| l.starts_with("< MESSAGE pid"))
-            .map(str::to_string)
-    };
+    let pid = |f: &str| pid_line(&game_log(&dir, f));
     assert_ne!(pid("game-0001-black-A.log"), pid("game-0002-white-A.log"));
 }
 
