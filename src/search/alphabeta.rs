@@ -338,7 +338,9 @@ impl Search<'_> {
     /// three alone gives two and rarely wins), and the evaluation does not already fail
     /// high, where a win would not change the cutoff. Tried on 2026-11-23 (Fivefold 100k
     /// / Rapfi 10k nodes, paired with this build): two four squares instead of three
-    /// -0.007 +/- 0.057 (337 games); 40 nodes and five fours -0.083 +/- 0.080 (186).
+    /// -0.007 +/- 0.057 (337 games, 15x15 set a), +0.040 +/- 0.052 (420, 20x20 set b),
+    /// -0.017 +/- 0.070 (202, 15x15 set b), -0.050 +/- 0.069 (227, standard rule): about
+    /// 0.000 over the 1186; 40 nodes and five fours -0.083 +/- 0.080 (186, set a).
     fn leaf(&mut self, pos: &mut Position, beta: i32, ply: usize) -> i32 {
         let us = pos.side();
         let them = us.opp();
