@@ -9,7 +9,7 @@
 use super::pattern::Pattern;
 use super::pattern::PATTERN_COUNT;
 use super::score::{combo_key, COMBINATIONS, STATES, STATE_CODES, THREAT_COUNT};
-use crate::game::{Color, Rule};
+use crate::game::{Color, Move, Rule};
 use std::sync::OnceLock;
 
 /// Index of the side-to-move role in `Weights::pattern` / `Weights::threat`.
@@ -80,6 +80,13 @@ pub struct Weights {
 
 /// Distance buckets of `Weights::policy_near`.
 pub const NEAR_BUCKETS: usize = 8;
+
+/// The `policy_near` bucket of `m` for an earlier move `last`: their distance, capped at
+/// the last bucket, which also stands for no such move.
+#[inline]
+pub fn near_bucket(last: Option<Move>, m: Move) -> usize {
+    last.map_or(NEAR_BUCKETS - 1, |a| a.distance(m).min(NEAR_BUCKETS - 1))
+}
 
 /// The key of the optional, repeatable threat-state lines.
 const STATE_KEY: &str = "state";
@@ -326,14 +333,7 @@ impl Weights {
     /// move, the tempo and initiative terms). Only renju has a set per colour.
     pub fn for_side(rule: Rule, c: Color) -> &'static Weights {
         static SETS: [OnceLock<Weights>; 5] = [const { OnceLock::new() }; 5];
-        let slot = match rule {
-            Rule::Freestyle => 0,
-            Rule::Standard => 2,
-            Rule::Renju if c == Color::Black => 3,
-            Rule::Renju => 4,
-            Rule::Caro | Rule::CaroExact => 1,
-        };
-        let text = Weights::compiled_text(rule, c);
+        let (slot, text) = compiled(rule, c);
         SETS[slot].get_or_init(|| match Weights::parse(text) {
             Ok(w) => w,
             // Compiled-in data, checked by the tests below: never fails in a built engine.
@@ -343,19 +343,24 @@ impl Weights {
 
     /// The text of the compiled-in weights file `for_side` parses.
     pub fn compiled_text(rule: Rule, c: Color) -> &'static str {
-        match rule {
-            Rule::Freestyle => FREESTYLE_TEXT,
-            Rule::Standard => STANDARD_TEXT,
-            Rule::Renju if c == Color::Black => RENJU_BLACK_TEXT,
-            Rule::Renju => RENJU_WHITE_TEXT,
-            Rule::Caro | Rule::CaroExact => HANDSET_TEXT,
-        }
+        compiled(rule, c).1
     }
 
     /// Whether `rule` weighs the two colours apart (then a position's features have a
     /// block per colour that matter, see `Evaluator::features`).
     pub fn per_colour(rule: Rule) -> bool {
         rule == Rule::Renju
+    }
+}
+
+/// The compiled-in weights file for `rule` and colour `c`, and its slot among the parsed sets.
+fn compiled(rule: Rule, c: Color) -> (usize, &'static str) {
+    match rule {
+        Rule::Freestyle => (0, FREESTYLE_TEXT),
+        Rule::Caro | Rule::CaroExact => (1, HANDSET_TEXT),
+        Rule::Standard => (2, STANDARD_TEXT),
+        Rule::Renju if c == Color::Black => (3, RENJU_BLACK_TEXT),
+        Rule::Renju => (4, RENJU_WHITE_TEXT),
     }
 }
 

@@ -137,7 +137,12 @@ impl Board {
     }
     #[inline]
     pub fn last_move(&self) -> Option<Move> {
-        self.history.last().copied()
+        self.move_back(1)
+    }
+    /// The `k`-th last move played (1 = the last), if there were that many.
+    #[inline]
+    pub fn move_back(&self, k: usize) -> Option<Move> {
+        self.history.len().checked_sub(k).map(|i| self.history[i])
     }
 
     #[inline]

@@ -6,7 +6,7 @@
 //! empty square near a stone is a candidate, ordered by what it makes for both sides.
 
 use super::position::Position;
-use crate::eval::weights::NEAR_BUCKETS;
+use crate::eval::weights::{near_bucket, NEAR_BUCKETS};
 use crate::eval::{Pattern, Threat};
 use crate::game::{Cell, Color, Move, Rule, CELLS, DIRS, MAX_SIZE};
 use std::mem::MaybeUninit;
@@ -186,11 +186,9 @@ struct Near {
 
 impl Near {
     fn new(pos: &Position, us: Color) -> Near {
-        let history = pos.board.history();
-        let back = |k: usize| history.len().checked_sub(k).map(|i| history[i]);
         Near {
             table: *pos.eval.policy_near(us),
-            last: [back(1), back(2)],
+            last: [pos.board.move_back(1), pos.board.move_back(2)],
             on: pos.eval.has_policy(),
         }
     }
@@ -200,9 +198,8 @@ impl Near {
         if !self.on {
             return 0;
         }
-        let bucket =
-            |a: Option<Move>| a.map_or(NEAR_BUCKETS - 1, |a| a.distance(m).min(NEAR_BUCKETS - 1));
-        (self.table[0][bucket(self.last[0])] + self.table[1][bucket(self.last[1])]) as i32
+        let [opp, own] = self.last.map(|last| near_bucket(last, m));
+        (self.table[0][opp] + self.table[1][own]) as i32
     }
 }
 

@@ -8,7 +8,7 @@
 //! Adam, with a prior pulling each value to 0).
 
 use crate::games::Game;
-use fivefold::eval::weights::NEAR_BUCKETS;
+use fivefold::eval::weights::{near_bucket, NEAR_BUCKETS};
 use fivefold::eval::{combo_key, Evaluator, Threat, COMBINATIONS};
 use fivefold::game::{Board, Color, Move, Rule};
 
@@ -75,14 +75,7 @@ impl PolicyData {
             }
             let key = |c: Color| combo_key([0, 1, 2, 3].map(|d| eval.pattern(c, m, d))) as u16;
             let tier = (eval.threat(us, m).order_rank() * 2).max(eval.threat(them, m).order_rank());
-            let hist = board.history();
-            let near = |back: usize| {
-                hist.len()
-                    .checked_sub(back)
-                    .map_or(NEAR_BUCKETS as u8 - 1, |i| {
-                        hist[i].distance(m).min(NEAR_BUCKETS - 1) as u8
-                    })
-            };
+            let near = |k: usize| near_bucket(board.move_back(k), m) as u8;
             self.cands.push(Candidate {
                 own: key(us),
                 opp: key(them),
