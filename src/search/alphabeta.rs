@@ -388,22 +388,11 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::game::{Board, Color, Rule};
-    use crate::search::{Clock, Limits, Searcher, TimeBudget};
-    use std::sync::atomic::AtomicBool;
-    use std::time::Instant;
 
     /// The main search alone (no root VCF) at `depth` with a full window.
     fn pvs_score(b: &Board, depth: i32) -> i32 {
-        let mut s = Searcher::new(1 << 20);
-        let limits = Limits {
-            clock: Clock::new(Instant::now(), TimeBudget::unlimited()),
-            max_depth: None,
-            max_nodes: None,
-        };
-        let stop = AtomicBool::new(false);
-        let mut search = Search::new(&s.tt, &mut s.history, &limits, &stop);
         let mut pos = Position::new(b);
-        search.pvs(&mut pos, -INF, INF, depth, 0, true)
+        Search::unlimited(|search| search.pvs(&mut pos, -INF, INF, depth, 0, true))
     }
 
     #[test]

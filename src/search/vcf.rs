@@ -36,9 +36,19 @@ impl Search<'_> {
     /// was never cut short by its depth (a deeper one would find nothing new). The
     /// shortest win is the surest, and the tactics suite (tests/tactics.rs) scores it.
     pub(super) fn shortest_vcf(&mut self, pos: &mut Position, depth: u32) -> Option<Move> {
+        self.shortest(pos, depth, Self::vcf)
+    }
+
+    /// Deepens `solve` (a VCF or VCT search) one attacker move at a time up to `depth`.
+    pub(super) fn shortest(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        solve: fn(&mut Self, &mut Position, u32) -> Option<Move>,
+    ) -> Option<Move> {
         for d in 1..=depth {
             self.vcf_depth_cut = false;
-            if let Some(m) = self.vcf(pos, d) {
+            if let Some(m) = solve(self, pos, d) {
                 return Some(m);
             }
             if !self.vcf_depth_cut || self.vcf_nodes_left == 0 || self.aborted {
@@ -72,32 +82,9 @@ impl Search<'_> {
             &FOUR_KINDS[..]
         };
         match pos.eval.count(them, Threat::Five) {
-            0 => {
-                let (w, h) = (pos.board.width(), pos.board.height());
-                for &t in kinds {
-                    let mut left = pos.eval.count(us, t);
-                    if left == 0 {
-                        continue;
-                    }
-                    // Each try undoes its moves, so the scan sees the same board throughout.
-                    'scan: for y in 0..h {
-                        for x in 0..w {
-                            let m = Move::from_xy(x, y);
-                            if pos.threat(us, m) != t || !pos.is_legal_for(us, m) {
-                                continue;
-                            }
-                            if self.vcf_try(pos, m, depth) {
-                                return Some(m);
-                            }
-                            left -= 1;
-                            if left == 0 {
-                                break 'scan;
-                            }
-                        }
-                    }
-                }
-                None
-            }
+            0 => kinds
+                .iter()
+                .find_map(|&t| self.first_winning(pos, t, |s, p, m| s.vcf_try(p, m, depth))),
             1 => {
                 // We must block their five; that continues the chain only if it is a four.
                 let block = five_square(pos, them)?;
@@ -108,6 +95,34 @@ impl Search<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The first of the side to move's legal squares of threat `t` (in board order) for
+    /// which `attempt` succeeds. The scan stops once the evaluator's count of such
+    /// squares is used up; each attempt must undo its moves, so the scan sees the same
+    /// board throughout.
+    pub(super) fn first_winning(
+        &mut self,
+        pos: &mut Position,
+        t: Threat,
+        mut attempt: impl FnMut(&mut Self, &mut Position, Move) -> bool,
+    ) -> Option<Move> {
+        let us = pos.side();
+        let mut left = pos.eval.count(us, t);
+        let (w, h) = (pos.board.width(), pos.board.height());
+        for m in (0..h).flat_map(|y| (0..w).map(move |x| Move::from_xy(x, y))) {
+            if left == 0 {
+                break;
+            }
+            if pos.threat(us, m) != t || !pos.is_legal_for(us, m) {
+                continue;
+            }
+            if attempt(self, pos, m) {
+                return Some(m);
+            }
+            left -= 1;
+        }
+        None
     }
 
     /// Plays the four `m` and the forced block, then continues the chain.
@@ -136,7 +151,7 @@ impl Search<'_> {
         wins
     }
 
-    fn vcf_budget_spent(&mut self) -> bool {
+    pub(super) fn vcf_budget_spent(&mut self) -> bool {
         self.vcf_nodes_left = self.vcf_nodes_left.saturating_sub(1);
         self.vcf_nodes_left == 0 || self.should_stop()
     }
@@ -144,7 +159,7 @@ impl Search<'_> {
 
 /// A square where `c` makes five, if any. A five square is almost always new, made by the
 /// last move, so the lines through it are looked at before the whole board.
-fn five_square(pos: &Position, c: Color) -> Option<Move> {
+pub(super) fn five_square(pos: &Position, c: Color) -> Option<Move> {
     if pos.eval.count(c, Threat::Five) == 0 {
         return None;
     }
