@@ -242,8 +242,9 @@ pub(crate) struct Search<'a> {
     excluded: &'a [Move],
     start: Instant,
     nodes: u64,
+    /// Moves the running VCF or VCT search may still try.
     vcf_nodes_left: u64,
-    /// Set when a VCF line was cut by its depth limit (see `shortest_vcf`).
+    /// Set when a VCF or VCT line was cut by its depth limit (see `shortest`).
     vcf_depth_cut: bool,
     /// Counts calls to `should_stop`, so the clock is read every few thousand of them.
     checks: u32,
@@ -354,8 +355,8 @@ impl<'a> Search<'a> {
         // win of its own (often a shorter one: the VCT's is shortest in threats, not in
         // moves). Freestyle only, as measured (Fivefold 100k / Rapfi 10k nodes, paired
         // with the build without it, points a game): see `ROOT_VCT_NODES`.
-        self.vcf_nodes_left = ROOT_VCT_NODES;
         let vct = if pos.board.rule() == Rule::Freestyle {
+            self.vcf_nodes_left = ROOT_VCT_NODES;
             self.shortest_vct(pos, vct::ROOT_VCT_DEPTH)
                 .filter(|m| !self.excluded.contains(m))
         } else {
