@@ -239,6 +239,7 @@ impl Evaluator {
             counts: self.counts,
         });
         self.recording = true;
+        self.save(m);
         for c in [Color::Black, Color::White] {
             // Index 0 is four Dead lines: no threat, no value (as on every stone).
             self.set(c, m, 0, |p| *p = EMPTY_INFO.pat[0]);
@@ -266,57 +267,66 @@ impl Evaluator {
         self.refresh_lines(board, m);
     }
 
+    /// Refreshes the empty squares on `m`'s four lines within the pattern table's reach.
     fn refresh_lines(&mut self, board: &Board, m: Move) {
+        let reach = self.table.reach();
         for (d, &step) in DIRS.iter().enumerate() {
-            for off in (-5isize..=5).filter(|&o| o != 0) {
-                let q = m.offset(off * step);
-                if board.cell(q) == Cell::Empty {
-                    self.refresh_dir(board, q, d);
+            for off in 1..=reach {
+                for q in [m.offset(off * step), m.offset(-off * step)] {
+                    if board.cell(q) == Cell::Empty {
+                        self.refresh_dir(board, q, d);
+                    }
                 }
             }
         }
     }
 
     fn refresh(&mut self, board: &Board, m: Move) {
+        self.save(m);
         for c in [Color::Black, Color::White] {
             let pats = [0, 1, 2, 3].map(|d| self.table.get(c, board.key(m, d)));
-            self.apply(c, m, pats);
+            self.set(c, m, combination_index(pats) as u16, |p| *p = pats);
         }
     }
 
+    /// Re-reads `m`'s patterns along direction `d`, for both colours from one table entry.
     #[inline]
     fn refresh_dir(&mut self, board: &Board, m: Move, d: usize) {
-        let key = board.key(m, d);
+        let new = self.table.get_pair(board.key(m, d));
+        let cell = &self.cells[m.idx()];
+        let old = [cell.pat[0][d], cell.pat[1][d]];
+        if old == new {
+            return;
+        }
+        self.save(m);
         for c in [Color::Black, Color::White] {
-            let p = self.table.get(c, key);
-            let cell = &self.cells[m.idx()];
-            let old = cell.pat[c.idx()][d];
-            if old != p {
-                let step = (p as i32 - old as i32) * DIR_WEIGHT[d];
-                let combo = (cell.combo[c.idx()] as i32 + step) as u16;
+            let (p, was) = (new[c.idx()], old[c.idx()]);
+            if p != was {
+                let step = (p as i32 - was as i32) * DIR_WEIGHT[d];
+                let combo = (self.cells[m.idx()].combo[c.idx()] as i32 + step) as u16;
                 self.set(c, m, combo, |pats| pats[d] = p);
             }
         }
     }
 
+    /// Journals `m`'s info before a change, while a move is being recorded.
     #[inline]
-    fn apply(&mut self, c: Color, m: Move, pats: [Pattern; 4]) {
-        self.set(c, m, combination_index(pats) as u16, |p| *p = pats);
+    fn save(&mut self, m: Move) {
+        if self.recording {
+            self.journal.push(Saved {
+                idx: m.idx() as u32,
+                info: self.cells[m.idx()],
+            });
+        }
     }
 
     /// Gives `c`'s view of `m` the patterns `write` makes, whose combination index is
-    /// `combo`, with that combination's threat and values.
+    /// `combo`, with that combination's threat and values. The caller journals `m` first.
     #[inline]
     fn set(&mut self, c: Color, m: Move, combo: u16, write: impl FnOnce(&mut [Pattern; 4])) {
         let Combined { threat, value, .. } = self.combined[c.idx()][combo as usize];
         let ci = c.idx();
         let cell = &mut self.cells[m.idx()];
-        if self.recording {
-            self.journal.push(Saved {
-                idx: m.idx() as u32,
-                info: *cell,
-            });
-        }
         self.counts[ci][cell.threat[ci] as usize] -= 1;
         self.counts[ci][threat as usize] += 1;
         for role in [MOVER, WAITER] {
@@ -540,9 +550,17 @@ mod tests {
         b
     }
 
+    /// Every rule: freestyle refreshes four squares each way, the others five (an exact
+    /// five sees the square beyond), and each must agree with a recompute.
     #[test]
     fn incremental_matches_full_recompute() {
-        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            incremental_matches_full_recompute_under(rule);
+        }
+    }
+
+    fn incremental_matches_full_recompute_under(rule: Rule) {
+        let mut b = Board::new(15, 15, rule);
         let mut e = Evaluator::new(&b);
         let moves = [
             (7, 7),

@@ -95,13 +95,16 @@ impl MoveList {
     /// Selection sort step: brings the best remaining move to index `i`.
     #[inline]
     pub fn pick(&mut self, i: usize) -> Move {
-        let scores = self.scores();
-        let mut best = i;
-        for j in i + 1..self.len {
-            if scores[j] > scores[best] {
-                best = j;
+        // The first of equal scores wins. The running best is kept in a register and the
+        // slice walked by iterator, which takes the bounds checks out of the loop.
+        let rest = &self.scores()[i..];
+        let (mut best, mut top) = (0, rest[0]);
+        for (j, &s) in rest.iter().enumerate().skip(1) {
+            if s > top {
+                (best, top) = (j, s);
             }
         }
+        let best = i + best;
         self.moves.swap(i, best);
         self.scores.swap(i, best);
         self.get(i)
@@ -150,9 +153,10 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
     if mode == Mode::DefendFourThree && defence.is_none() {
         return generate(pos, Mode::All, history, list);
     }
-    let (xs, ys) = (r.x0 as usize..=r.x1 as usize, r.y0 as usize..=r.y1 as usize);
     let near = Near::new(pos, us);
-    for m in ys.flat_map(|y| xs.clone().map(move |x| Move::from_xy(x, y))) {
+    let width = r.x1 as isize - r.x0 as isize;
+    let rows = (r.y0 as usize..=r.y1 as usize).map(|y| Move::from_xy(r.x0 as usize, y));
+    for m in rows.flat_map(|row| (0..=width).map(move |k| row.offset(k))) {
         if pos.board.near(m) == 0 || !pos.is_legal_for(us, m) {
             continue;
         }
