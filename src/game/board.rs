@@ -172,6 +172,12 @@ impl Board {
         self.near[m.idx()]
     }
 
+    /// The hash `make(m)` would give, without making it (to prefetch its table entry).
+    #[inline]
+    pub fn hash_after(&self, m: Move) -> u64 {
+        self.hash ^ stone_key(m, self.side.cell()) ^ side_key()
+    }
+
     /// Places a stone of the side to move and passes the turn.
     #[inline]
     pub fn make(&mut self, m: Move) {

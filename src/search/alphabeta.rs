@@ -272,6 +272,7 @@ impl Search<'_> {
                 0
             };
             let reduction = reduction.min(child_depth - 1).max(0);
+            self.tt.prefetch(pos.board.hash_after(m));
             pos.make(m);
             let score = if i == 0 {
                 -self.pvs(pos, -beta, -alpha, child_depth, ply + 1, pv_node)
