@@ -268,16 +268,26 @@ impl Evaluator {
     }
 
     /// Refreshes the empty squares on `m`'s four lines within the pattern table's reach.
+    ///
+    /// Two passes: every square's new patterns are read first, then applied, so the
+    /// table loads (mostly cache misses) overlap instead of each waiting behind the last
+    /// square's updates and its branch on whether anything changed.
     fn refresh_lines(&mut self, board: &Board, m: Move) {
         let reach = self.table.reach();
+        let mut found = [(Move::NONE, 0u8, [Pattern::Dead; 2]); 40];
+        let mut n = 0;
         for (d, &step) in DIRS.iter().enumerate() {
             for off in 1..=reach {
                 for q in [m.offset(off * step), m.offset(-off * step)] {
                     if board.cell(q) == Cell::Empty {
-                        self.refresh_dir(board, q, d);
+                        found[n] = (q, d as u8, self.table.get_pair(board.key(q, d)));
+                        n += 1;
                     }
                 }
             }
+        }
+        for &(q, d, new) in &found[..n] {
+            self.refresh_dir(q, d as usize, new);
         }
     }
 
@@ -289,10 +299,9 @@ impl Evaluator {
         }
     }
 
-    /// Re-reads `m`'s patterns along direction `d`, for both colours from one table entry.
+    /// Gives `m` the patterns `new` (both colours) along direction `d`.
     #[inline]
-    fn refresh_dir(&mut self, board: &Board, m: Move, d: usize) {
-        let new = self.table.get_pair(board.key(m, d));
+    fn refresh_dir(&mut self, m: Move, d: usize, new: [Pattern; 2]) {
         let cell = &self.cells[m.idx()];
         let old = [cell.pat[0][d], cell.pat[1][d]];
         if old == new {
