@@ -17,6 +17,8 @@ const PROMOTED_SCORE: i32 = 1 << 27;
 /// nodes a move: 95-24-1 (+236 +/- 77) against Rapfi at 4k nodes where the build
 /// without it scores 89-31-0 (+183 +/- 69); 34-23-2 against that build (59 games).
 /// (With the hand-set evaluation and margin 300 it lost: 31-81 against Rapfi.)
+/// Margin 150, 2026-11-24 (100k / 10k nodes, 420 games on the fresh 15x15 set c, paired
+/// with this build): +0.010 +/- 0.058, within noise; kept at 200.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 
@@ -53,7 +55,10 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// Fivefold 300k, 15x15), none merged: one more ply at cut nodes for non-killers +0.07 on
 /// the suite, +0.02 +/- 0.06 on 420 mirrored openings and +0.02 +/- 0.05 on 420 at
 /// 100k/10k (about +15 Elo if real; 840 games do not show it);
-/// singular extension (depth 7, margin 8 a ply) +0.06, +0.03 and -0.02 +/- 0.05 there;
+/// singular extension (depth 7, margin 8 a ply) +0.06, +0.03 and -0.02 +/- 0.05 there,
+/// and again on 2026-11-24 (100k / 10k, 420 games on the fresh 15x15 set c, with the
+/// cut-node reduction) -0.005 +/- 0.056, with margin 16 a ply -0.052 +/- 0.057 (it
+/// multiplies the nodes of a fixed-depth search by two to four);
 /// fail-high reduction at cut nodes -0.01; the hash score as the pruning evaluation
 /// -0.05; internal iterative reduction -0.03; a four-only quiescence at the horizon
 /// (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).

@@ -303,6 +303,8 @@ pub fn is_quiet(pos: &Position, us: Color, m: Move, history: i32) -> bool {
 }
 
 /// Moves whose tier, shape value and history reach this make or stop a three or four.
+/// 5000, 2026-11-24 (more moves quiet; 100k / 10k nodes, 420 games on the fresh 15x15
+/// set c, paired): +0.004 +/- 0.058. 3000 searches the bench identically.
 const QUIET_SCORE: i32 = 4_000;
 
 #[inline]
