@@ -103,9 +103,11 @@ struct Frame {
     counts: [[u16; THREAT_COUNT]; 2],
 }
 
-/// Journal entries one stone can write: its own square and forty line neighbours, two
-/// colours each.
-const SAVED_PER_MOVE: usize = 2 + 40 * 2;
+/// Journal entries one stone can write: its own square and its line neighbours, each
+/// once whatever changed for either colour.
+const SAVED_PER_MOVE: usize = 1 + LINE_SQUARES;
+/// Squares on a stone's four lines within five of it: the most one stone can change.
+const LINE_SQUARES: usize = 4 * 2 * 5;
 /// Plies the journal holds without growing (it grows if a line runs deeper).
 const JOURNAL_PLIES: usize = 128;
 
@@ -274,7 +276,7 @@ impl Evaluator {
     /// square's updates and its branch on whether anything changed.
     fn refresh_lines(&mut self, board: &Board, m: Move) {
         let reach = self.table.reach();
-        let mut found = [(Move::NONE, 0u8, [Pattern::Dead; 2]); 40];
+        let mut found = [(Move::NONE, 0u8, [Pattern::Dead; 2]); LINE_SQUARES];
         let mut n = 0;
         for (d, &step) in DIRS.iter().enumerate() {
             for off in 1..=reach {
