@@ -295,8 +295,9 @@ impl Evaluator {
 
     fn refresh(&mut self, board: &Board, m: Move) {
         self.save(m);
+        let pairs = [0, 1, 2, 3].map(|d| self.table.get_pair(board.key(m, d)));
         for c in [Color::Black, Color::White] {
-            let pats = [0, 1, 2, 3].map(|d| self.table.get(c, board.key(m, d)));
+            let pats = pairs.map(|pair| pair[c.idx()]);
             self.set(c, m, combination_index(pats) as u16, |p| *p = pats);
         }
     }
