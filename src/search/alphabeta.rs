@@ -245,6 +245,11 @@ impl Search<'_> {
         }
 
         // Step 3. Leaves: static evaluation, unless a five must be blocked first.
+        // Tried on 2026-11-24 (100k / 10k nodes, paired with this build): a PV node with a
+        // hash move searched less deep than this node, made shallower by 0.28 a ply of the
+        // difference (rounded, at most 3), as Rapfi does: +0.023 +/- 0.057 (420 games,
+        // fresh 15x15 set c), +0.015 +/- 0.054 (420, fresh 15x15 set d), +0.000 +/- 0.050
+        // (420, fresh 20x20 set c). About +0.013 pooled; not kept.
         if depth <= 0 && mode != Mode::BlockFive {
             return self.leaf(pos, beta, ply);
         }
@@ -306,6 +311,11 @@ impl Search<'_> {
                 && movegen::is_quiet(pos, us, m, self.history_of(us)[m.idx()]);
             // Late quiet moves near the horizon almost never matter in gomoku, where the
             // fight is about threats: skip them outright.
+            // Tried on 2026-11-24 (100k / 10k nodes, 420 games on the fresh 15x15 set c,
+            // paired with this build): skipping threat moves too at depth 1-2 beyond twice
+            // this limit +0.012 +/- 0.056; skipping plain fours (a four that makes nothing
+            // else and blocks no three) at depth 1-2 -0.005 +/- 0.059 (12% fewer bench
+            // nodes, the tactics suite unchanged at 100/103). Neither kept.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
@@ -318,6 +328,12 @@ impl Search<'_> {
                 0
             };
             // One more ply for a quiet move at an expected cut node (see `reduction`).
+            // One ply less at nodes the hash marks as once on the PV (Rapfi's `ttPv`),
+            // 2026-11-24 (100k / 10k, 420 games, fresh 15x15 set c): -0.031 +/- 0.059.
+            // Also tried there, both after Rapfi: at an expected cut node whose static
+            // evaluation beats beta by 60 a ply beyond the first, one more ply for every
+            // later move but fours, -0.043 +/- 0.059; one ply less for a move making an open
+            // three or more when our move two plies up did too, -0.048 +/- 0.058.
             let reduction = reduction + (node == Node::Cut && quiet) as i32;
             let reduction = reduction.min(child_depth - 1).max(0);
             self.tt.prefetch(pos.board.hash_after(m));
@@ -423,6 +439,11 @@ impl Search<'_> {
     /// A cutoff's quiet move gains depth^2 of history. Also taking depth^2 from the quiet
     /// moves searched before it without a cutoff, 2026-11-24 (100k / 10k nodes, 420 games
     /// on the fresh 15x15 set c, paired with this build): -0.007 +/- 0.051. Not kept.
+    /// The cap saturates in long searches (after 700k nodes some 30 squares sit at 2000,
+    /// at 100k nodes two), so a bounded update was tried: h += b - h * b / 2000 with
+    /// b = min(depth^2, 400), and the same taken from the quiet moves searched before the
+    /// cutoff. At 300k / 30k nodes (210 games, the first half of set c, paired with this
+    /// build): -0.019 +/- 0.086. Not kept.
     fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
