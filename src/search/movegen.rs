@@ -159,7 +159,7 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
         for k in 0..=width {
             let m = row.offset(k as isize);
             if pos.board.near(m) != 0 && pos.is_legal_for(us, m) {
-                consider(pos, mode, m, &defence, history, &near, list);
+                consider(pos, mode, m, defence.as_ref(), history, &near, list);
             }
         }
     }
@@ -176,7 +176,7 @@ fn consider(
     pos: &Position,
     mode: Mode,
     m: Move,
-    defence: &Option<SquareSet>,
+    defence: Option<&SquareSet>,
     history: &[i32],
     near: &Near,
     list: &mut MoveList,
@@ -187,7 +187,7 @@ fn consider(
         Mode::BlockFive => pos.threat(them, m) == Threat::Five,
         Mode::DefendFour => pos.threat(us, m).is_four() || makes_four_for(pos, them, m),
         Mode::DefendFourThree => {
-            pos.threat(us, m).is_four() || defence.as_ref().is_some_and(|d| d.contains(m))
+            pos.threat(us, m).is_four() || defence.is_some_and(|d| d.contains(m))
         }
         Mode::All => true,
     };
