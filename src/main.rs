@@ -1,7 +1,7 @@
 //! `pbrain-fivefold`: with no arguments, a Gomocup brain on stdin/stdout.
-//! Subcommands: `bench [depth]`, `demo [--size N] [--ms T]`, `--version`, `--help`.
+//! Subcommands: `bench [depth]`, `wins [nodes]`, `demo [--size N] [--ms T]`, `--version`, `--help`.
 
-use fivefold::search::bench;
+use fivefold::search::{bench, wins};
 use fivefold::session::{self, DemoOptions};
 use std::process::ExitCode;
 
@@ -11,6 +11,8 @@ Fivefold, a Gomoku engine for the Gomocup/Piskvork brain protocol.
 Usage:
   pbrain-fivefold                      speak the protocol on stdin/stdout
   pbrain-fivefold bench [depth]        search fixed positions; prints nodes and nps
+  pbrain-fivefold wins [nodes]         nodes to find each deep forced win of a suite
+                                       (at most NODES each, default 2000000)
   pbrain-fivefold demo [--size N] [--ms T]
                                        self-play game, T ms per move (default 200)
   pbrain-fivefold --version | --help
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("bench") => run_bench(&args[1..]),
+        Some("wins") => run_wins(&args[1..]),
         Some("demo") => run_demo(&args[1..]),
         Some("--version" | "-V") => {
             println!("fivefold {}", env!("CARGO_PKG_VERSION"));
@@ -56,6 +59,20 @@ fn run_bench(args: &[String]) -> ExitCode {
         },
     };
     for line in session::bench_lines(depth) {
+        println!("{line}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_wins(args: &[String]) -> ExitCode {
+    let cap = match args.first() {
+        None => wins::DEFAULT_NODES,
+        Some(n) => match n.parse() {
+            Ok(n) if n > 0 => n,
+            _ => return fail(&format!("bad node count '{n}'")),
+        },
+    };
+    for line in wins::lines(cap) {
         println!("{line}");
     }
     ExitCode::SUCCESS

@@ -11,6 +11,7 @@ pub mod time;
 mod tt;
 mod vcf;
 mod vct;
+pub mod wins;
 
 use crate::eval::Threat;
 use crate::game::{Board, Color, Move, Rule, CELLS};
