@@ -16,12 +16,17 @@ pub const DEFAULT_NODES: u64 = 2_000_000;
 const HASH_BYTES: usize = 64 << 20;
 const POSITIONS: &str = include_str!("wins.txt");
 
-/// The suite's positions: 15x15 freestyle boards, side to move has a forced win.
-pub fn positions() -> Vec<Board> {
+/// The suite's move lists (Black first), comments and blank lines left out.
+fn move_lines() -> impl Iterator<Item = &'static str> {
     POSITIONS
         .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
         .filter(|l| !l.is_empty())
+}
+
+/// The suite's positions: 15x15 freestyle boards, side to move has a forced win.
+pub fn positions() -> Vec<Board> {
+    move_lines()
         .map(|moves| bench::position(15, Rule::Freestyle, moves))
         .collect()
 }
@@ -74,11 +79,7 @@ mod tests {
 
     #[test]
     fn every_position_is_a_game_in_progress() {
-        let lines: Vec<&str> = POSITIONS
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or("").trim())
-            .filter(|l| !l.is_empty())
-            .collect();
+        let lines: Vec<&str> = move_lines().collect();
         assert_eq!(lines.len(), positions().len());
         assert_eq!(lines.len(), 55);
         for moves in lines {
