@@ -51,28 +51,38 @@ fn fail(msg: &str) -> ExitCode {
 }
 
 fn run_bench(args: &[String]) -> ExitCode {
-    let depth = match args.first() {
-        None => bench::DEFAULT_DEPTH,
-        Some(d) => match d.parse() {
-            Ok(d) => d,
-            Err(_) => return fail(&format!("bad depth '{d}'")),
-        },
-    };
-    for line in session::bench_lines(depth) {
-        println!("{line}");
+    match optional_number(args, bench::DEFAULT_DEPTH, "depth", |_| true) {
+        Ok(depth) => print_lines(session::bench_lines(depth)),
+        Err(code) => code,
     }
-    ExitCode::SUCCESS
 }
 
 fn run_wins(args: &[String]) -> ExitCode {
-    let cap = match args.first() {
-        None => wins::DEFAULT_NODES,
-        Some(n) => match n.parse() {
-            Ok(n) if n > 0 => n,
-            _ => return fail(&format!("bad node count '{n}'")),
+    match optional_number(args, wins::DEFAULT_NODES, "node count", |&n| n > 0) {
+        Ok(cap) => print_lines(wins::lines(cap)),
+        Err(code) => code,
+    }
+}
+
+/// The subcommand's one optional number: `default` when absent, an error exit when it
+/// does not parse or `valid` rejects it.
+fn optional_number<T: std::str::FromStr>(
+    args: &[String],
+    default: T,
+    what: &str,
+    valid: impl Fn(&T) -> bool,
+) -> Result<T, ExitCode> {
+    match args.first() {
+        None => Ok(default),
+        Some(text) => match text.parse() {
+            Ok(n) if valid(&n) => Ok(n),
+            _ => Err(fail(&format!("bad {what} '{text}'"))),
         },
-    };
-    for line in wins::lines(cap) {
+    }
+}
+
+fn print_lines(lines: Vec<String>) -> ExitCode {
+    for line in lines {
         println!("{line}");
     }
     ExitCode::SUCCESS
