@@ -19,6 +19,10 @@ const PROMOTED_SCORE: i32 = 1 << 27;
 /// (With the hand-set evaluation and margin 300 it lost: 31-81 against Rapfi.)
 /// Margin 150, 2026-11-24 (100k / 10k nodes, 420 games on the fresh 15x15 set c, paired
 /// with this build): +0.010 +/- 0.058, within noise; kept at 200.
+/// To depth 5, 2026-11-24 (Fivefold 300k / Rapfi 30k nodes, paired with this build):
+/// +0.036 +/- 0.059 (420 games, fresh 15x15 set c) and -0.007 +/- 0.061 (420, fresh
+/// 15x15 set d), about +0.015 +/- 0.043 pooled; at 100k / 10k -0.007 and -0.006 (828
+/// games). Not kept.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 
@@ -256,6 +260,9 @@ impl Search<'_> {
 
         // Static evaluation, and whether it improved on ours two plies up. Under a
         // threat the node takes its parent's, negated.
+        // Averaged with the parent's (as Rapfi averages its pattern sums of this position
+        // and the one before), here and at the leaves, 2026-11-24 at 300k / 30k nodes
+        // paired with this build: -0.071 +/- 0.070 (349 games, fresh 15x15 set d; stopped).
         let eval = if mode == Mode::All || ply == 0 {
             pos.eval.evaluate(us)
         } else {
@@ -334,6 +341,11 @@ impl Search<'_> {
             // evaluation beats beta by 60 a ply beyond the first, one more ply for every
             // later move but fours, -0.043 +/- 0.059; one ply less for a move making an open
             // three or more when our move two plies up did too, -0.048 +/- 0.058.
+            // Rapfi's reduction of useless defences (where a three or a four-three must be
+            // answered, a move making no four for the opponent: 31/16 ply more when farther
+            // than 4 from the opponent's last stone, 15/16 more when farther than 4 from
+            // ours; depth counted in sixteenths of a ply), 2026-11-24 at 300k / 30k nodes:
+            // -0.012 +/- 0.056 (420 games, fresh 15x15 set d, paired with this build).
             let reduction = reduction + (node == Node::Cut && quiet) as i32;
             let reduction = reduction.min(child_depth - 1).max(0);
             self.tt.prefetch(pos.board.hash_after(m));
@@ -406,6 +418,16 @@ impl Search<'_> {
     /// -0.007 +/- 0.057 (337 games, 15x15 set a), +0.040 +/- 0.052 (420, 20x20 set b),
     /// -0.017 +/- 0.070 (202, 15x15 set b), -0.050 +/- 0.069 (227, standard rule): about
     /// 0.000 over the 1186; 40 nodes and five fours -0.083 +/- 0.080 (186, set a).
+    /// Tried on 2026-11-24 at 300k / 30k nodes, paired with this build:
+    /// - Rapfi's static wins (when the opponent has no four to make, a four-three or two
+    ///   open threes win in 5 plies), here and at every node: +0.050 +/- 0.062 (420 games,
+    ///   fresh 15x15 set d), -0.052 +/- 0.081 and -0.002 +/- 0.087 (the two halves of set
+    ///   c), +0.011 +/- 0.043 pooled; with also a four-three whose forced block makes no
+    ///   four for an opponent that has fours, -0.007 +/- 0.054 (420, set c). 21 to 25 and
+    ///   28 of 55 on `wins`. Not kept: sound, cheap, and no measured gain.
+    /// - After the VCF, a value-returning four-quiescence as Rapfi's (stand on the
+    ///   evaluation or play a four on a line through our last stone, the block forced; two
+    ///   levels, plain fours too): -0.008 +/- 0.099 (192 games, set d; stopped).
     fn leaf(&mut self, pos: &mut Position, beta: i32, ply: usize) -> i32 {
         let us = pos.side();
         let them = us.opp();
