@@ -22,7 +22,8 @@ const PROMOTED_SCORE: i32 = 1 << 27;
 /// To depth 5, 2026-11-24 (Fivefold 300k / Rapfi 30k nodes, paired with this build):
 /// +0.036 +/- 0.059 (420 games, fresh 15x15 set c) and -0.007 +/- 0.061 (420, fresh
 /// 15x15 set d), about +0.015 +/- 0.043 pooled; at 100k / 10k -0.007 and -0.006 (828
-/// games). Not kept.
+/// games). Not kept. Rapfi's shape, margin 250 * (depth - 1 - improving) (none at depth
+/// 1), same session and settings: +0.005 +/- 0.066 (420 games, set d). Not kept.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 
