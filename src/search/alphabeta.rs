@@ -425,7 +425,8 @@ impl Search<'_> {
     ///   fresh 15x15 set d), -0.052 +/- 0.081 and -0.002 +/- 0.087 (the two halves of set
     ///   c), +0.011 +/- 0.043 pooled; with also a four-three whose forced block makes no
     ///   four for an opponent that has fours, -0.007 +/- 0.054 (420, set c). 21 to 25 and
-    ///   28 of 55 on `wins`. Not kept: sound, cheap, and no measured gain.
+    ///   28 of 55 on `wins`. Not kept: sound, cheap, and no measured gain. The code and
+    ///   its tests are on the branch `quickwin`.
     /// - After the VCF, a value-returning four-quiescence as Rapfi's (stand on the
     ///   evaluation or play a four on a line through our last stone, the block forced; two
     ///   levels, plain fours too): -0.008 +/- 0.099 (192 games, set d; stopped).
