@@ -1,7 +1,7 @@
 //! The position the search works on: the board plus its incremental evaluation.
 
 use crate::eval::{Evaluator, Threat};
-use crate::game::{Board, Cell, Color, Move, Rule};
+use crate::game::{Board, Cell, Color, Move, Rule, DIRS};
 
 #[derive(Clone)]
 pub struct Position {
@@ -86,6 +86,26 @@ impl Position {
     }
 
     /// Some square where `c` would make exactly threat `t`, if any (board scan).
+    /// `c`'s square with threat `t` when it has exactly one: looked for first on the lines
+    /// through the last stone, where a threat just made lies, then on the whole board.
+    pub fn only_threat(&self, c: Color, t: Threat) -> Option<Move> {
+        if self.eval.count(c, t) != 1 {
+            return None;
+        }
+        if let Some(last) = self.board.move_back(1) {
+            for step in DIRS {
+                for off in 1..=4 {
+                    for s in [last.offset(off * step), last.offset(-off * step)] {
+                        if self.board.cell(s) == Cell::Empty && self.eval.threat(c, s) == t {
+                            return Some(s);
+                        }
+                    }
+                }
+            }
+        }
+        self.find_threat(c, t)
+    }
+
     pub fn find_threat(&self, c: Color, t: Threat) -> Option<Move> {
         if self.eval.count(c, t) == 0 {
             return None;
@@ -129,6 +149,45 @@ mod tests {
             }
         }
         assert!(squares > 100_000 && fouls > 500, "{squares} {fouls}");
+    }
+
+    #[test]
+    fn the_lone_five_square_is_the_one_a_scan_finds() {
+        let mut checked = 0;
+        for board in renju_positions(120) {
+            let pos = Position::new(&board);
+            for c in [Color::Black, Color::White] {
+                let lone = pos.eval.count(c, Threat::Five) == 1;
+                let found = pos.only_threat(c, Threat::Five);
+                assert_eq!(found.is_some(), lone);
+                if lone {
+                    assert_eq!(found, pos.find_threat(c, Threat::Five));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn a_five_square_off_the_last_stones_lines_is_still_found() {
+        // Black's four on row 3 stands; White's last stone is far from its lines.
+        let mut board = Board::new(15, 15, Rule::Freestyle);
+        for x in 2..6 {
+            board.make(Move::from_xy(x, 3));
+            board.make(Move::from_xy(x + 3, 12 - x));
+        }
+        board.make(Move::from_xy(13, 13));
+        board.make(Move::from_xy(0, 14));
+        let pos = Position::new(&board);
+        assert_eq!(pos.eval.count(Color::Black, Threat::Five), 2);
+        assert_eq!(pos.only_threat(Color::Black, Threat::Five), None);
+        board.place(Move::from_xy(1, 3), Color::White);
+        let pos = Position::new(&board);
+        assert_eq!(
+            pos.only_threat(Color::Black, Threat::Five),
+            Some(Move::from_xy(6, 3))
+        );
     }
 
     #[test]
