@@ -465,6 +465,11 @@ impl Evaluator {
     pub fn threat(&self, c: Color, m: Move) -> Threat {
         self.cells[m.idx()].threat[c.idx()]
     }
+    /// How far along a line a stone can change a square's patterns.
+    #[inline]
+    pub fn reach(&self) -> isize {
+        self.table.reach()
+    }
     #[inline]
     pub fn pattern(&self, c: Color, m: Move, dir: usize) -> Pattern {
         self.cells[m.idx()].pat[c.idx()][dir]

@@ -424,6 +424,16 @@ impl<'a> Search<'a> {
             self.history_of(pos.side()),
             &mut root,
         );
+        if root.is_empty() {
+            // No move stops the opponent's threats (two open threes, say): the game is
+            // lost against best play, and every move is searched for the best try.
+            movegen::generate(
+                pos,
+                movegen::Mode::All,
+                self.history_of(pos.side()),
+                &mut root,
+            );
+        }
         // Root moves are few: drop the renju fouls the shape test lets through, so the search
         // itself picks the best legal move.
         let mut legal = self.allowed_root_moves(pos, &root);
@@ -608,6 +618,38 @@ mod tests {
         );
         let r = s.search(&open, &limits(Some(8), None), &stop, &mut |_| {});
         assert!(r.best == Move::from_xy(2, 9) || r.best == Move::from_xy(7, 9));
+    }
+
+    #[test]
+    fn a_lost_double_three_still_gets_a_searched_block() {
+        // White's open threes on row 7 and column 9 (played last at 9,7): no single Black
+        // stone stops both and Black has no four, so the defence set is empty.
+        let b = board(
+            15,
+            Rule::Freestyle,
+            &[(2, 2), (12, 2), (2, 12), (12, 12)],
+            &[(7, 7), (8, 7), (9, 5), (9, 6)],
+            Color::White,
+        );
+        let mut b = b;
+        b.make(Move::from_xy(9, 7));
+        let pos = Position::new(&b);
+        assert_eq!(movegen::mode(&pos), movegen::Mode::DefendFour);
+        let mut list = MoveList::new();
+        movegen::generate(&pos, movegen::Mode::DefendFour, &[0; CELLS], &mut list);
+        assert!(list.is_empty(), "{} moves", list.len());
+        let (x, y) = best(&b, 4);
+        let blocks = [
+            (6, 7),
+            (10, 7),
+            (5, 7),
+            (11, 7),
+            (9, 4),
+            (9, 8),
+            (9, 3),
+            (9, 9),
+        ];
+        assert!(blocks.contains(&(x, y)), "{x},{y}");
     }
 
     #[test]
