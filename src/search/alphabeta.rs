@@ -255,6 +255,8 @@ impl Search<'_> {
         // difference (rounded, at most 3), as Rapfi does: +0.023 +/- 0.057 (420 games,
         // fresh 15x15 set c), +0.015 +/- 0.054 (420, fresh 15x15 set d), +0.000 +/- 0.050
         // (420, fresh 20x20 set c). About +0.013 pooled; not kept.
+        // With the exact open-three defence, the defence searched at the horizon too
+        // (leaves from one ply on; bench 11 nodes x2.1): `wins` 30 -> 26. Not played.
         if depth <= 0 && mode != Mode::BlockFive {
             return self.leaf(pos, beta, ply);
         }
@@ -310,6 +312,10 @@ impl Search<'_> {
         // Without this extension (bench 35710) and with half a ply, 2026-11-24 at 300k /
         // 30k nodes paired with this build: -0.056 +/- 0.067 and -0.070 +/- 0.056 (420
         // games each, fresh 15x15 set d). Kept at one ply.
+        // More, as Rapfi (1.3 plies, in sixteenths), 2026-11-24 at 300k / 30k nodes paired
+        // with this build: -0.104 +/- 0.128 (106 games, set d; stopped). Rapfi's extension
+        // of the hash move (a quarter ply at PV nodes, a sixteenth elsewhere; bench 90727):
+        // -0.185 +/- 0.150 (91 games, set d; stopped).
         let extension = (mode == Mode::BlockFive) as i32;
         let original_alpha = alpha;
         let move_limit = late_move_limit(depth, improving);
@@ -331,6 +337,10 @@ impl Search<'_> {
             // past this limit (not the hash move or killers) at non-PV nodes, 2026-11-24 at
             // 300k / 30k nodes paired with this build: -0.049 +/- 0.052 (420 games, fresh
             // 15x15 set d). Not kept.
+            // With the exact open-three defence, skipping (as Rapfi does) our fours that
+            // block nothing and lie more than four squares from both last stones, at non-PV
+            // nodes to depth 4, 2026-11-24 at 300k / 30k nodes paired with this build:
+            // -0.038 +/- 0.062 (426 games, sets d and c); `wins` 30 -> 26. Not kept.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
