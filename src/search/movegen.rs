@@ -353,9 +353,9 @@ impl Points {
 /// Measured on 2026-11-24 against the set it replaced (every square where the opponent
 /// would make a four, on any line), paired by opening against Rapfi (classical): at
 /// Fivefold 300k / Rapfi 30k nodes +0.024 +/- 0.042 points a game (840 games: 15x15 sets
-/// d and c); at 500 ms / 50 ms +0.007 +/- 0.070 (210 games, first half of set c); `wins`
+/// d and c); at 500 ms / 50 ms +0.017 +/- 0.070 (210 games, first half of set c); `wins`
 /// 21 -> 30 of 55 solved at 2M nodes; the tactics suite unchanged (100/103); bench 11 in
-/// 8% fewer instructions. The games pooled: +0.021 +/- 0.036 (1050), within noise but
+/// 8% fewer instructions. The games pooled: +0.022 +/- 0.036 (1050), within noise but
 /// pointing the same way as the rest. Left out, as Rapfi leaves it out: a move that makes
 /// no four but readies a VCF of ours, which can also answer an open three.
 fn flex_four_defence(pos: &Position, points: &[Move]) -> Option<SquareSet> {
