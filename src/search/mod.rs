@@ -624,14 +624,13 @@ mod tests {
     fn a_lost_double_three_still_gets_a_searched_block() {
         // White's open threes on row 7 and column 9 (played last at 9,7): no single Black
         // stone stops both and Black has no four, so the defence set is empty.
-        let b = board(
+        let mut b = board(
             15,
             Rule::Freestyle,
             &[(2, 2), (12, 2), (2, 12), (12, 12)],
             &[(7, 7), (8, 7), (9, 5), (9, 6)],
             Color::White,
         );
-        let mut b = b;
         b.make(Move::from_xy(9, 7));
         let pos = Position::new(&b);
         assert_eq!(movegen::mode(&pos), movegen::Mode::DefendFour);
