@@ -733,6 +733,7 @@ mod tests {
                             .map(|&p| w.pattern[role][p as usize])
                             .sum::<i16>()
                             + w.threat[role][want as usize]
+                            + w.combo[role][combo_key(pats)]
                     });
                     let got = table[combination_index(pats)];
                     // Incremental updates step the index by DIR_WEIGHT per pattern step.
