@@ -352,7 +352,10 @@ impl Evaluator {
 
     /// Static score from the side to move's point of view: its shapes with its weights as
     /// mover, the opponent's with the opponent's weights as waiter, and the mover's tempo,
-    /// initiative and threat-state terms.
+    /// initiative and threat-state terms. The opponent's waiter sum weighed 11/10 (more
+    /// defence; bench 37410) and 9/10 (bench 44710), 2026-11-24 at 300k / 30k nodes against
+    /// Rapfi, paired with the mean of this build's three runs (README "Null runs"):
+    /// -0.035 +/- 0.064 (114 games) and -0.058 +/- 0.062 (160 games), both stopped.
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
         let w = self.weights[side.idx()];

@@ -341,6 +341,10 @@ impl Search<'_> {
             // block nothing and lie more than four squares from both last stones, at non-PV
             // nodes to depth 4, 2026-11-24 at 300k / 30k nodes paired with this build:
             // -0.038 +/- 0.062 (426 games, sets d and c); `wins` 30 -> 26. Not kept.
+            // Also skipping, at depth 4 and less (as Rapfi does), every quiet move that makes
+            // no two with room or three on any line for either side, 2026-11-24 at 300k / 30k
+            // nodes (bench 35446; paired with the mean of this build's three runs, see README
+            // "Null runs"): -0.019 +/- 0.032 (420 games, fresh 15x15 set a). Not kept.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
@@ -384,6 +388,10 @@ impl Search<'_> {
                     ply + 1,
                     Node::Cut,
                 );
+                // One ply deeper than the full depth when the reduced search beats alpha by
+                // 100 + 35 a ply of reduction (Rapfi's deeper re-search; bench 35363),
+                // 2026-11-24 at 300k / 30k nodes, paired with the mean of this build's three
+                // runs: -0.053 +/- 0.033 (420 games, fresh 15x15 set a). Not kept.
                 if s > alpha && reduction > 0 {
                     s = -self.pvs(pos, -alpha - 1, -alpha, child_depth, ply + 1, node.flip());
                 }

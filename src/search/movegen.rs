@@ -157,6 +157,14 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
     let us = pos.side();
     list.len = 0;
     // Only squares near a stone are candidates, and they all lie inside the reach.
+    // Near is the 5x5 square around a stone (`Board::near`). Other neighbourhoods,
+    // 2026-11-24 at 300k / 30k nodes against Rapfi, paired with the mean of this build's
+    // three runs (README "Null runs"), fresh 15x15 set a: Rapfi's 7x7 square plus the
+    // eight lines out to 4 (bench 69748) -0.066 +/- 0.048 (202 games, stopped); the 5x5
+    // square plus lines to 3 (bench 50538) -0.028 +/- 0.041 (244, stopped); the 3x3
+    // square plus lines to 2 (bench 36478) -0.012 +/- 0.032 (420); the 3x3 square plus
+    // lines to 3 (bench 49050) +0.002 +/- 0.036 (420). None kept: wider loses, the rest
+    // are level.
     let Some(r) = pos.board.reach() else {
         return;
     };
