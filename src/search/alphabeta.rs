@@ -280,6 +280,10 @@ impl Search<'_> {
         // static evaluation is at least beta and the opponent forces nothing), 2026-11-24
         // at 100k / 10k nodes paired with this build: -0.056 +/- 0.058 (420 games, fresh
         // 15x15 set c) and -0.048 +/- 0.067 (270, fresh 20x20 set c). Not kept.
+        // Razoring after it (Rapfi's margins: at depth 1-2 a non-PV node whose static
+        // evaluation lies 100 / 150 below alpha takes the leaf's value), 2026-11-25 at
+        // 300k / 30k nodes, paired with the mean of four runs of this build (15x15 set a):
+        // -0.013 +/- 0.033 (420 games). Not kept.
         if !pv_node
             && mode == Mode::All
             && depth <= FUTILITY_DEPTH
@@ -392,6 +396,10 @@ impl Search<'_> {
                 // 100 + 35 a ply of reduction (Rapfi's deeper re-search; bench 35363),
                 // 2026-11-24 at 300k / 30k nodes, paired with the mean of this build's three
                 // runs: -0.053 +/- 0.033 (420 games, fresh 15x15 set a). Not kept.
+                // Re-searched a ply shallower when the reduced score beats the best so far
+                // by less than 3 a ply (Rapfi), and not at all when that is the reduced
+                // depth, 2026-11-25 at 300k / 30k nodes, paired with the mean of four runs
+                // of this build (15x15 set a): -0.026 +/- 0.033 (420 games). Not kept.
                 if s > alpha && reduction > 0 {
                     s = -self.pvs(pos, -alpha - 1, -alpha, child_depth, ply + 1, node.flip());
                 }
@@ -460,6 +468,12 @@ impl Search<'_> {
     /// - After the VCF, a value-returning four-quiescence as Rapfi's (stand on the
     ///   evaluation or play a four on a line through our last stone, the block forced; two
     ///   levels, plain fours too): -0.008 +/- 0.099 (192 games, set d; stopped).
+    /// - Tried again on 2026-11-25 closer to Rapfi's: fours within the 5x5 square and on
+    ///   the lines out to four from our last stone, plain fours at the first two levels
+    ///   and fours that build more after, up to eight levels, delta pruning (bench
+    ///   43258). Paired with the mean of four runs of this build (300k / 30k, 15x15 set
+    ///   a): -0.032 +/- 0.036 (420 games); with razoring into it at depth 1-2 (static
+    ///   evaluation 100 / 150 below alpha), 0.000 +/- 0.038 (418). Branch `qvcf`.
     fn leaf(&mut self, pos: &mut Position, beta: i32, ply: usize) -> i32 {
         let us = pos.side();
         let them = us.opp();
