@@ -24,6 +24,10 @@ const PROMOTED_SCORE: i32 = 1 << 27;
 /// 15x15 set d), about +0.015 +/- 0.043 pooled; at 100k / 10k -0.007 and -0.006 (828
 /// games). Not kept. Rapfi's shape, margin 250 * (depth - 1 - improving) (none at depth
 /// 1), same session and settings: +0.005 +/- 0.066 (420 games, set d). Not kept.
+/// To depth 5 together with the PV hash-depth reduction (see Step 3) and the skip of
+/// late threat moves at depth 1-2 (see the move-count limit), 2026-11-25 at 300k / 310k
+/// nodes (bench 39367, branch `combo`): -0.005 and -0.006 +/- 0.036 (420 games each,
+/// 15x15 set a, paired with the mean of four base runs). Not kept.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 
