@@ -356,6 +356,11 @@ impl Evaluator {
     /// defence; bench 37410) and 9/10 (bench 44710), 2026-11-24 at 300k / 30k nodes against
     /// Rapfi, paired with the mean of this build's three runs (README "Null runs"):
     /// -0.035 +/- 0.064 (114 games) and -0.058 +/- 0.062 (160 games), both stopped.
+    /// The pattern sums averaged with the parent's (as Rapfi does; frames keep the parent's
+    /// sums), 2026-11-25, Fivefold 100k / Rapfi 10k nodes, 200 games on fresh 15x15
+    /// openings where this build scores 0.578: as they are 0.453; refitted in that form
+    /// (validation MSE 0.0642 against 0.0660) 0.570. Not kept (README "What Rapfi's parts
+    /// are worth").
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
         let w = self.weights[side.idx()];

@@ -355,6 +355,17 @@ impl Search<'_> {
             // no two with room or three on any line for either side, 2026-11-24 at 300k / 30k
             // nodes (bench 35446; paired with the mean of this build's three runs, see README
             // "Null runs"): -0.019 +/- 0.032 (420 games, fresh 15x15 set a). Not kept.
+            // Rapfi applies this limit to every move at every node below the root (PV
+            // nodes, threat moves, nodes where a threat restricts the moves), and loses
+            // 92 +/- 39 Elo against itself with only our scope (README "What Rapfi's parts
+            // are worth"). Rapfi's scope here, 2026-11-25 (bench 8793), against Rapfi at
+            // Fivefold 100k / Rapfi 10k nodes, paired with this build on fresh random
+            // openings: +0.074 +/- 0.081 (15x15, openings 1-100) and +0.005 +/- 0.084
+            // (15x15, openings 101-200), -0.035 +/- 0.079 (20x20, 100 openings); at 300k /
+            // 30k nodes 93-101-6 where this build scores 96-100-4 (200 games each).
+            // Without the PV nodes (bench 36578): -0.003 +/- 0.078. Not kept: with our
+            // move ordering (see `movegen::order_score`) the wider pruning cuts as many good
+            // moves as it saves nodes.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }

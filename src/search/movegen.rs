@@ -396,6 +396,12 @@ fn makes_four_for(pos: &Position, c: Color, m: Move) -> bool {
 /// Rapfi at 100k / 10k nodes paired with the shape values: +0.032 +/- 0.031 points a game
 /// over 1224 games on 15x15 and 20x20 (about +20 Elo); the table without the distance
 /// terms -0.036 +/- 0.054, and without the threat tiers +0.001 +/- 0.059 (15x15).
+/// This ordering in Rapfi's search in place of Rapfi's own move scores (the table, the
+/// distance terms and the tiers; Rapfi's history kept), 2026-11-25, Rapfi against itself
+/// at 30k nodes: 58-139-3, -149 +/- 41 Elo; without the tiers 36-162-2, -258 +/- 57;
+/// where our evaluation in its place scores level (README "What Rapfi's parts are worth"). A
+/// table fitted to the moves a strong engine plays is not an ordering for a search:
+/// this is where the gap to Rapfi is.
 #[inline]
 pub fn order_score(pos: &Position, us: Color, m: Move) -> i32 {
     let within = if pos.eval.has_policy() {
