@@ -363,9 +363,8 @@ impl Search<'_> {
             // openings: +0.074 +/- 0.081 (15x15, openings 1-100) and +0.005 +/- 0.084
             // (15x15, openings 101-200), -0.035 +/- 0.079 (20x20, 100 openings); at 300k /
             // 30k nodes 93-101-6 where this build scores 96-100-4 (200 games each).
-            // Without the PV nodes (bench 36578): -0.003 +/- 0.078. Not kept: with our
-            // move ordering (see `movegen::order_score`) the wider pruning cuts as many good
-            // moves as it saves nodes.
+            // Without the PV nodes (bench 36578): -0.003 +/- 0.078. Not kept: in our
+            // search the wider pruning cuts as many good moves as it saves nodes.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
