@@ -87,6 +87,14 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// +0.044 +/- 0.054 (420 games, fresh 15x15 set c) and +0.012 +/- 0.054 (410, fresh 20x20
 /// set c); earlier runs of the same idea +0.02 +/- 0.06 and +0.02 +/- 0.05 (420 each).
 /// Every run came out positive: about +0.025 +/- 0.027 a game pooled, some +15 Elo.
+/// These reductions in Rapfi's search in place of its own (Rapfi against itself at 30k
+/// nodes, 200 games, 2026-11-25): -65 +/- 42 Elo; with Rapfi's extras added, or with
+/// threat moves reduced as fully as quiet ones, about -18 (README "Where the games are
+/// lost"). Rapfi's reductions here, rounded to whole plies (every move from the second,
+/// its extras, history +0.27 - h/4000; bench 41925), at 300k / 30k nodes against Rapfi
+/// paired with this build: -0.022 +/- 0.089 (200 games); with threat moves one ply less
+/// as now, -0.033 +/- 0.081; together with Rapfi's move-count pruning scope, about
+/// -0.17 (51 games, stopped). Not kept.
 #[inline]
 fn reduction(depth: i32, i: usize, improving: bool, pv_node: bool) -> i32 {
     if depth < 2 || i < 1 {
@@ -528,6 +536,12 @@ impl Search<'_> {
     /// b = min(depth^2, 400), and the same taken from the quiet moves searched before the
     /// cutoff. At 300k / 30k nodes (210 games, the first half of set c, paired with this
     /// build): -0.019 +/- 0.086. Not kept.
+    /// This rule in Rapfi's search in place of its own (weighed in its ordering as its
+    /// own history is; Rapfi against itself at 30k nodes, 200 games, 2026-11-25): -53 +/-
+    /// 44 Elo. Rapfi's rule here (the best move of every node that raised alpha gains
+    /// min(25d^2 + 105d - 157, 8927) / 5 with gravity to +/- 2138, every other move
+    /// searched there loses as much, no division between moves; bench 37639), at 300k /
+    /// 30k nodes paired with this build: -0.052 +/- 0.069 (200 games). Not kept.
     fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
