@@ -541,7 +541,9 @@ impl Search<'_> {
     /// 44 Elo. Rapfi's rule here (the best move of every node that raised alpha gains
     /// min(25d^2 + 105d - 157, 8927) / 5 with gravity to +/- 2138, every other move
     /// searched there loses as much, no division between moves; bench 37639), at 300k /
-    /// 30k nodes paired with this build: -0.052 +/- 0.069 (200 games). Not kept.
+    /// 30k nodes paired with this build: -0.052 +/- 0.069 (200 games); with negative values
+    /// read as 0 in the ordering and the quiet test (bench 41600), -0.071 +/- 0.077 (197).
+    /// Not kept.
     fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
