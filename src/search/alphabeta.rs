@@ -28,6 +28,11 @@ const PROMOTED_SCORE: i32 = 1 << 27;
 /// late threat moves at depth 1-2 (see the move-count limit), 2026-11-25 at 300k / 310k
 /// nodes (bench 39367, branch `combo`): -0.005 and -0.006 +/- 0.036 (420 games each,
 /// 15x15 set a, paired with the mean of four base runs). Not kept.
+/// 2026-11-26 at 300k / 30k nodes, paired with the mean of two base runs (200 games
+/// each, README "The swap turned round"): no futility at all (bench 69038) -0.071 +/-
+/// 0.073; Rapfi's futility in its place (every depth and node but a five block, margin
+/// 257 x (depth - 1 - improving)) -0.186 +/- 0.068, and -0.076 +/- 0.080 together with
+/// Rapfi's reductions, history rule and pruning scope. Kept as it is.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 
@@ -543,7 +548,9 @@ impl Search<'_> {
     /// searched there loses as much, no division between moves; bench 37639), at 300k /
     /// 30k nodes paired with this build: -0.052 +/- 0.069 (200 games); with negative values
     /// read as 0 in the ordering and the quiet test (bench 41600), -0.071 +/- 0.077 (197).
-    /// Not kept.
+    /// Not kept. Against the mean of two base runs (2026-11-26) these two read -0.079 +/-
+    /// 0.063 and -0.091 +/- 0.070. Our rule in Rapfi at 100k nodes a move costs it 106 +/-
+    /// 43 Elo, against 53 +/- 44 at 30k: it may cost more the longer the search.
     fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
