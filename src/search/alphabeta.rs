@@ -550,7 +550,9 @@ impl Search<'_> {
     /// read as 0 in the ordering and the quiet test (bench 41600), -0.071 +/- 0.077 (197).
     /// Not kept. Against the mean of two base runs (2026-11-26) these two read -0.079 +/-
     /// 0.063 and -0.091 +/- 0.070. Our rule in Rapfi at 100k nodes a move costs it 106 +/-
-    /// 43 Elo, against 53 +/- 44 at 30k: it may cost more the longer the search.
+    /// 43 Elo, against 53 +/- 44 at 30k: it may cost more the longer the search. Not
+    /// because of the cap: bounded (h += b - h * b / 2000, b = min(depth^2, 400)) it costs
+    /// Rapfi 100 +/- 42 at 100k, and here at 300k / 30k it scored -0.089 +/- 0.065.
     fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
