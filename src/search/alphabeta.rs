@@ -99,7 +99,9 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// its extras, history +0.27 - h/4000; bench 41925), at 300k / 30k nodes against Rapfi
 /// paired with this build: -0.022 +/- 0.089 (200 games); with threat moves one ply less
 /// as now, -0.033 +/- 0.081; together with Rapfi's move-count pruning scope, about
-/// -0.17 (51 games, stopped). Not kept.
+/// -0.17 (51 games, stopped). Not kept. Against the mean of two base runs (2026-11-26)
+/// the first two read -0.053 +/- 0.086 and -0.058 +/- 0.080. In Rapfi at 100k nodes our
+/// reductions cost it 19 +/- 40 Elo (65 at 30k).
 #[inline]
 fn reduction(depth: i32, i: usize, improving: bool, pv_node: bool) -> i32 {
     if depth < 2 || i < 1 {
