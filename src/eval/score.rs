@@ -362,8 +362,8 @@ impl Evaluator {
     /// (validation MSE 0.0642 against 0.0660) 0.570. Not kept (README "What Rapfi's parts
     /// are worth").
     /// The freestyle tempo 150 higher (158 -> 308; bench 34908) and 100 lower (58; bench
-    /// 44260), 2026-11-26 at 300k / 30k nodes paired with the mean of three base runs:
-    /// -0.092 +/- 0.075 and -0.069 +/- 0.070. The fitted value stays.
+    /// 44260), 2026-11-26 at 300k / 30k nodes paired with the mean of four base runs:
+    /// -0.083 +/- 0.074 and -0.060 +/- 0.068. The fitted value stays.
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
         let w = self.weights[side.idx()];

@@ -173,8 +173,8 @@ impl Search<'_> {
     /// kept ordered by their last scores, so the next iteration starts with the best.
     /// Ordering only the moves that raised alpha by score and keeping the others in their
     /// previous order (Stockfish's rule; their fail-soft scores are bounds), 2026-11-26
-    /// at 300k / 30k nodes paired with the mean of three base runs (bench 39739): -0.027
-    /// +/- 0.071. Not kept.
+    /// at 300k / 30k nodes paired with the mean of four base runs (bench 39739): -0.018
+    /// +/- 0.070. Not kept.
     pub(super) fn search_root(
         &mut self,
         pos: &mut Position,
@@ -283,12 +283,12 @@ impl Search<'_> {
         // With the exact open-three defence, the defence searched at the horizon too
         // (leaves from one ply on; bench 11 nodes x2.1): `wins` 30 -> 26. Not played.
         // Played on 2026-11-26 (at depth 0 only; bench 33625, `wins` 30 -> 25), 300k / 30k
-        // nodes paired with the mean of three base runs: -0.017 +/- 0.070. Not kept.
+        // nodes paired with the mean of four base runs: -0.007 +/- 0.070. Not kept.
         // The other way, as Rapfi in effect does (under an open three its static
         // evaluation is VALUE_NONE, -30002, so its razoring test holds at every non-PV
         // node below depth 2.6 and it drops into its four-quiescence instead of searching
         // the defences): a non-PV node facing an open three at depth 1-2 taken as a leaf
-        // (bench 32694, `wins` 30 -> 23): -0.092 +/- 0.068. Defending near the horizon
+        // (bench 32694, `wins` 30 -> 23): -0.083 +/- 0.067. Defending near the horizon
         // pays here.
         if depth <= 0 && mode != Mode::BlockFive {
             return self.leaf(pos, beta, ply);
@@ -331,7 +331,7 @@ impl Search<'_> {
         // Rapfi's staged move picker does), 2026-11-26: 6% fewer instructions a node, but
         // 5-8% more nodes to the same depth (bench 9, 10, 12), since the rest are then
         // ordered by a history that the hash move's subtree has just updated; 300k / 30k
-        // nodes: -0.069 +/- 0.064. Not kept (branch `staged`).
+        // nodes: -0.060 +/- 0.064. Not kept (branch `staged`).
         let mut list = MoveList::new();
         movegen::generate(pos, mode, self.history_of(us), &mut list);
         if list.is_empty() {
@@ -572,12 +572,12 @@ impl Search<'_> {
     /// 43 Elo, against 53 +/- 44 at 30k: it may cost more the longer the search. Not
     /// because of the cap: bounded (h += b - h * b / 2000, b = min(depth^2, 400)) it costs
     /// Rapfi 100 +/- 42 at 100k, and here at 300k / 30k it scored -0.089 +/- 0.065.
-    /// 2026-11-26, later, at 300k / 30k nodes paired with the mean of three base runs
+    /// 2026-11-26, later, at 300k / 30k nodes paired with the mean of four base runs
     /// (README "Scaling, base runs"): the side's whole table halved whenever an
     /// entry would pass 2000 (ranks kept, nothing saturates; bench unchanged, bench 12
-    /// 2% fewer nodes) -0.044 +/- 0.067; a hash cutoff rewarding the hash move as a
-    /// cutoff does (history and killer, as Rapfi and Stockfish do; bench 41204) -0.009
-    /// +/- 0.074. Neither kept.
+    /// 2% fewer nodes) -0.035 +/- 0.064; a hash cutoff rewarding the hash move as a
+    /// cutoff does (history and killer, as Rapfi and Stockfish do; bench 41204) +0.000
+    /// +/- 0.072. Neither kept.
     fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
