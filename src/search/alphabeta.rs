@@ -332,6 +332,8 @@ impl Search<'_> {
         // 5-8% more nodes to the same depth (bench 9, 10, 12), since the rest are then
         // ordered by a history that the hash move's subtree has just updated; 300k / 30k
         // nodes: -0.060 +/- 0.064. Not kept (branch `staged`).
+        // Clearing the killers of ply + 2 at each node (as Stockfish and Rapfi do; bench
+        // 41090), same day and settings: +0.003 +/- 0.075. Not kept.
         let mut list = MoveList::new();
         movegen::generate(pos, mode, self.history_of(us), &mut list);
         if list.is_empty() {
