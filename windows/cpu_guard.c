@@ -66,6 +66,19 @@ static void say(HANDLE h, const char *text)
         WriteFile(h, text, lstrlenA(text), &written, NULL);
 }
 
+/* kernel32 only (no user32 for wsprintf): the guard runs before the C runtime is set up. */
+static void say_number(HANDLE h, DWORD n)
+{
+    char digits[12];
+    int i = (int)sizeof digits - 1;
+    digits[i] = 0;
+    do {
+        digits[--i] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n != 0 && i > 0);
+    say(h, digits + i);
+}
+
 static void inheritable(HANDLE h)
 {
     if (h != NULL && h != INVALID_HANDLE_VALUE)
@@ -127,10 +140,23 @@ static void run_baseline_instead(void)
     si.hStdError = err;
     PROCESS_INFORMATION pi;
     ZeroMemory(&pi, sizeof pi);
-    if (!CreateProcessW(path, command_line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL, &si,
-                        &pi)) {
+    /* Process creation can fail for a moment on a loaded machine (seen once in about a hundred
+     * starts under wine with both cores busy): try a few times before giving up. */
+    BOOL started = FALSE;
+    DWORD error = 0;
+    for (int attempt = 0; attempt < 5 && !started; attempt++) {
+        if (attempt > 0)
+            Sleep(20 * attempt);
+        started = CreateProcessW(path, command_line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL,
+                                 NULL, &si, &pi);
+        if (!started)
+            error = GetLastError();
+    }
+    if (!started) {
         say(out, "ERROR pbrain-fivefold64.exe could not start pbrain-fivefold.exe on this CPU "
-                 "without AVX2\r\n");
+                 "without AVX2 (Windows error ");
+        say_number(out, error);
+        say(out, ")\r\n");
         ExitProcess(3);
     }
     /* Best effort: where jobs are not available the child still ends on END or end of input. */
