@@ -6,7 +6,9 @@
 //! needs depth 14-17 for such wins (twenty to fifty plies of threes and fours), which
 //! is where it loses these games. Each position is searched from a fresh table up to a
 //! node cap; the report gives the nodes the search had spent when it first proved a win
-//! (the cap if it never did). Like `bench`, it is deterministic: no clock, one thread.
+//! (the cap if it never did). Where the winner's move is forced (a four to block), the
+//! engine would play it without a search: it is played, and the loser's search must then
+//! report the loss. Like `bench`, it is deterministic: no clock, one thread.
 
 use super::{bench, Clock, Limits, Searcher, TimeBudget, WIN_BOUND};
 use crate::game::{Board, Rule};
@@ -14,6 +16,8 @@ use std::sync::atomic::AtomicBool;
 
 pub const DEFAULT_NODES: u64 = 2_000_000;
 const HASH_BYTES: usize = 64 << 20;
+/// Forced moves played in a row before a position counts as unsolved.
+const MAX_FORCED: usize = 8;
 const POSITIONS: &str = include_str!("wins.txt");
 
 /// The suite's move lists (Black first), comments and blank lines left out.
@@ -36,17 +40,37 @@ pub fn run(cap: u64) -> Vec<Option<u64>> {
     let stop = AtomicBool::new(false);
     positions()
         .iter()
-        .map(|board| {
-            let mut searcher = Searcher::new(HASH_BYTES);
-            let limits = Limits {
-                clock: Clock::new(std::time::Instant::now(), TimeBudget::unlimited()),
-                max_depth: None,
-                max_nodes: Some(cap),
-            };
-            let result = searcher.search(board, &limits, &stop, &mut |_| {});
-            (result.score >= WIN_BOUND).then_some(result.nodes)
-        })
+        .map(|board| solve(board, cap, &stop))
         .collect()
+}
+
+/// Nodes until the search proved the side to move's win in `board`. A forced move (the
+/// search answers it at once, with no score) is played, and the search goes on from
+/// the other side, which must then see its loss; the nodes are those of that search.
+fn solve(board: &Board, cap: u64, stop: &AtomicBool) -> Option<u64> {
+    let mut board = board.clone();
+    let mut winner_to_move = true;
+    for _ in 0..MAX_FORCED {
+        let mut searcher = Searcher::new(HASH_BYTES);
+        let limits = Limits {
+            clock: Clock::new(std::time::Instant::now(), TimeBudget::unlimited()),
+            max_depth: None,
+            max_nodes: Some(cap),
+        };
+        let result = searcher.search(&board, &limits, stop, &mut |_| {});
+        if result.depth == 0 && result.nodes == 0 && !result.best.is_none() {
+            board.make(result.best);
+            winner_to_move = !winner_to_move;
+            continue;
+        }
+        let proved = if winner_to_move {
+            result.score >= WIN_BOUND
+        } else {
+            result.score <= -WIN_BOUND
+        };
+        return proved.then_some(result.nodes);
+    }
+    None
 }
 
 /// The report's lines: one per position, then the number solved and the geometric mean
@@ -99,6 +123,23 @@ mod tests {
             };
             assert_eq!(b.side_to_move(), side);
         }
+    }
+
+    #[test]
+    fn a_forced_first_move_is_played_and_the_loss_proved_from_the_other_side() {
+        // White to move must block Black's four at 7,3, which makes White's three on
+        // column 7 an open four: Black, to move after it, has lost. Searched as it stands,
+        // the forced move takes no search and reports no score.
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for (x, y) in [(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)] {
+            b.place(Move::from_xy(x, y), Color::Black);
+        }
+        for (x, y) in [(2, 3), (7, 4), (7, 5), (7, 6)] {
+            b.place(Move::from_xy(x, y), Color::White);
+        }
+        b.set_side_to_move(Color::White);
+        let nodes = solve(&b, 10_000, &AtomicBool::new(false));
+        assert!(nodes.is_some_and(|n| n > 0), "{nodes:?}");
     }
 
     #[test]
