@@ -130,14 +130,8 @@ mod tests {
         // White to move must block Black's four at 7,3, which makes White's three on
         // column 7 an open four: Black, to move after it, has lost. Searched as it stands,
         // the forced move takes no search and reports no score.
-        let mut b = Board::new(15, 15, Rule::Freestyle);
-        for (x, y) in [(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)] {
-            b.place(Move::from_xy(x, y), Color::Black);
-        }
-        for (x, y) in [(2, 3), (7, 4), (7, 5), (7, 6)] {
-            b.place(Move::from_xy(x, y), Color::White);
-        }
-        b.set_side_to_move(Color::White);
+        let b = bench::position(15, Rule::Freestyle, "3,3 2,3 4,3 7,4 5,3 7,5 6,3 7,6 12,12");
+        assert_eq!(b.side_to_move(), Color::White);
         let nodes = solve(&b, 10_000, &AtomicBool::new(false));
         assert!(nodes.is_some_and(|n| n > 0), "{nodes:?}");
     }
