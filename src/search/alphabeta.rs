@@ -399,6 +399,11 @@ impl Search<'_> {
             // 30k nodes 93-101-6 where this build scores 96-100-4 (200 games each).
             // Without the PV nodes (bench 36578): -0.003 +/- 0.078. Not kept: in our
             // search the wider pruning cuts as many good moves as it saves nodes.
+            // Split in two, 2026-11-26 at 300k / 30k nodes paired with the mean of four
+            // base runs: the limit on attack moves too (own three or more) at non-PV nodes
+            // where every move is allowed (bench 40713) -0.098 +/- 0.072; on the other
+            // non-quiet moves there (bench 37049) -0.040 +/- 0.074. The attack moves are
+            // the exception that matters (README "Rapfi's attack history").
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
@@ -585,6 +590,12 @@ impl Search<'_> {
     /// 2% fewer nodes) -0.035 +/- 0.064; a hash cutoff rewarding the hash move as a
     /// cutoff does (history and killer, as Rapfi and Stockfish do; bench 41204) +0.000
     /// +/- 0.072. Neither kept.
+    /// Rapfi's rule with its two tables kept apart (attack moves, own three or more, in
+    /// one, ordered by it alone at twice its value; quiet moves in the other, updated only
+    /// where no five or open four is threatened; bench 43707), same settings: +0.030 +/-
+    /// 0.071, at 310k -0.050 +/- 0.068, at 290k -0.018 +/- 0.078 (mean -0.013 +/-
+    /// 0.062); the attack table alone beside ours (bench 46553) -0.028 +/- 0.072. Not
+    /// kept.
     fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
