@@ -401,9 +401,10 @@ impl Search<'_> {
             // search the wider pruning cuts as many good moves as it saves nodes.
             // Split in two, 2026-11-26 at 300k / 30k nodes paired with the mean of four
             // base runs: the limit on attack moves too (own three or more) at non-PV nodes
-            // where every move is allowed (bench 40713) -0.098 +/- 0.072; on the other
-            // non-quiet moves there (bench 37049) -0.040 +/- 0.074. The attack moves are
-            // the exception that matters (README "Rapfi's attack history").
+            // where every move is allowed (bench 40713) -0.098 +/- 0.072, rerun at 310k
+            // -0.085 +/- 0.076 (mean -0.091 +/- 0.066); on the other non-quiet moves
+            // there (bench 37049) -0.040 +/- 0.074. The attack moves are the exception
+            // that matters (README "Rapfi's attack history").
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
