@@ -191,6 +191,8 @@ impl Search<'_> {
         for i in 0..n {
             let m = root.get(i);
             // Quiet root moves after the first two are reduced too, never below depth 1.
+            // Threat moves there too, a ply less (bench 37158), 2026-11-26 at 300k / 30k
+            // nodes paired with the mean of four base runs: -0.033 +/- 0.057. Not kept.
             let quiet = all && movegen::is_quiet(pos, us, m, 0);
             let r = if quiet && i >= 2 {
                 reduction(depth, i, true, true).min(depth - 2).max(0)
@@ -305,6 +307,11 @@ impl Search<'_> {
             -self.static_evals[ply - 1]
         };
         self.static_evals[ply] = eval;
+        // One ply below the root there is no node two plies up, and the node never counts
+        // as improving. Counted as improving there (bench 38907), 2026-11-26 at 300k / 30k
+        // nodes paired with the mean of four base runs: -0.065 +/- 0.072; improving when
+        // its evaluation beats the root's negated, as Rapfi has it (bench 38861): -0.060
+        // +/- 0.071. Not kept.
         let improving = ply >= 2 && eval > self.static_evals[ply - 2];
 
         // Step 3b. Reverse futility: at a shallow non-PV node where the opponent threatens
@@ -405,6 +412,9 @@ impl Search<'_> {
             // -0.085 +/- 0.076 (mean -0.091 +/- 0.066); on the other non-quiet moves
             // there (bench 37049) -0.040 +/- 0.074. The attack moves are the exception
             // that matters (README "Rapfi's attack history").
+            // Rapfi's scope at the root side's nodes only (even plies; bench 22713, `wins`
+            // 37 -> 29), 2026-11-26: -0.132 +/- 0.109 (90 games, stopped); at the
+            // opponent's only, `wins` 33 (README "The pruning scope by side").
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }

@@ -112,6 +112,9 @@ impl MoveList {
     pub fn pick(&mut self, i: usize) -> Move {
         // The first of equal scores wins. The running best is kept in a register and the
         // slice walked by iterator, which takes the bounds checks out of the loop.
+        // The maximum found first and then its first position (2.3% fewer instructions
+        // a node, cachegrind `bench 10`), 2026-11-26: no faster (median nodes a second of
+        // 12 interleaved `bench 12` runs equal). Not kept.
         let rest = &self.scores()[i..];
         let (mut best, mut top) = (0, rest[0]);
         for (j, &s) in rest.iter().enumerate().skip(1) {
