@@ -414,7 +414,9 @@ impl Search<'_> {
             // that matters (README "Rapfi's attack history").
             // Rapfi's scope at the root side's nodes only (even plies; bench 22713, `wins`
             // 37 -> 29), 2026-11-26: -0.132 +/- 0.109 (90 games, stopped); at the
-            // opponent's only, `wins` 33 (README "The pruning scope by side").
+            // opponent's only, `wins` 33 (README "The pruning scope by side"). The limit
+            // at non-PV nodes where a three or four-three restricts the moves (bench 36585,
+            // `wins` 30), same day: -0.085 +/- 0.064. Not kept.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
