@@ -9,6 +9,17 @@ use crate::eval::Threat;
 use crate::game::{Move, CELLS};
 
 const INF: i32 = WIN + 1;
+/// Moves of one node whose history a result updates (the rest keep theirs).
+const MAX_SEARCHED: usize = 64;
+/// History entries stay within +/- this (Rapfi's 10692 on its scale, divided by 5 to
+/// span about our old 0-2000 in the ordering).
+const HISTORY_RANGE: i32 = 10_692 / 5;
+
+/// History change for the best move of a node searched at `depth` (Rapfi's curve / 5).
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (25 * depth * depth + 105 * depth - 157).min(8_927) / 5
+}
 /// Ordering scores from this on belong to the hash move and the killers.
 const PROMOTED_SCORE: i32 = 1 << 27;
 
@@ -375,6 +386,8 @@ impl Search<'_> {
         let move_limit = late_move_limit(depth, improving);
         let mut best = -INF;
         let mut best_move = Move::NONE;
+        let mut searched = [Move::NONE; MAX_SEARCHED];
+        let mut n_searched = 0;
         for i in 0..list.len() {
             let m = list.pick(i);
             let quiet = mode == Mode::All
@@ -484,6 +497,10 @@ impl Search<'_> {
             if self.aborted {
                 return 0;
             }
+            if n_searched < MAX_SEARCHED {
+                searched[n_searched] = m;
+                n_searched += 1;
+            }
             // Rapfi's alpha-improvement reduction (a move that raises alpha below beta, at
             // depth 3-11, makes the rest of the node's moves a ply shallower), 2026-11-26 at
             // 300k / 30k nodes paired with the mean of four base runs (bench 35666; `wins`
@@ -496,10 +513,20 @@ impl Search<'_> {
                     alpha = score;
                     self.update_pv(ply, m);
                     if score >= beta {
-                        self.reward(us.idx(), m, depth, ply, mode);
+                        self.reward(m, ply, mode);
                         break;
                     }
                 }
+            }
+        }
+
+        // Step 5b. History: the best move of a node that raised alpha gains, every other
+        // move searched there loses as much.
+        if best > original_alpha && mode == Mode::All && !best_move.is_none() {
+            let bonus = history_bonus(depth);
+            for &s in &searched[..n_searched] {
+                let b = if s == best_move { bonus } else { -bonus };
+                self.history_gravity(us.idx(), s, b);
             }
         }
 
@@ -572,16 +599,17 @@ impl Search<'_> {
         eval
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        self.pv[ply][ply] = m;
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
-        }
-        self.pv_len[ply] = child_len;
-    }
-
-    /// A cutoff's quiet move gains depth^2 of history. Also taking depth^2 from the quiet
+    /// Moves `m`'s history by `b` towards +/- `HISTORY_RANGE`: the closer it is to the
+    /// bound, the less it moves, so no entry saturates however long the search.
+    /// Rapfi's history rule (Step 5b; bench 40295 -> 37639) in place of ours (a cutoff's
+    /// quiet move gained depth^2, capped at 2000, no loss for the others, the table divided
+    /// by 8 between moves). 2026-11-26, session 23, at 1M / 100k nodes against Rapfi
+    /// (README "The gap grows with nodes"), paired with main's run there: 102-89-9
+    /// against 83-115-2, +0.113 +/- 0.068 points a game (about +80 Elo). At 300k / 30k it
+    /// had played below (the record that follows), but our rule saturates in long searches
+    /// and cost Rapfi twice as much at 100k nodes as at 30k.
+    /// The record of the rule before (300k / 30k unless said):
+    /// Our rule: a cutoff's quiet move gains depth^2 of history. Also taking depth^2 from the quiet
     /// moves searched before it without a cutoff, 2026-11-24 (100k / 10k nodes, 420 games
     /// on the fresh 15x15 set c, paired with this build): -0.007 +/- 0.051. Not kept.
     /// The cap saturates in long searches (after 700k nodes some 30 squares sit at 2000,
@@ -613,12 +641,26 @@ impl Search<'_> {
     /// 0.071, at 310k -0.050 +/- 0.068, at 290k -0.018 +/- 0.078 (mean -0.013 +/-
     /// 0.062); the attack table alone beside ours (bench 46553) -0.028 +/- 0.072. Not
     /// kept.
-    fn reward(&mut self, side: usize, m: Move, depth: i32, ply: usize, mode: Mode) {
+    #[inline]
+    fn history_gravity(&mut self, side: usize, m: Move, b: i32) {
+        let h = &mut self.history[side * CELLS + m.idx()];
+        *h += b - *h * b.abs() / HISTORY_RANGE;
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// A cutoff's move at a node where every move is allowed becomes the ply's first killer.
+    fn reward(&mut self, m: Move, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
         }
-        let h = &mut self.history[side * CELLS + m.idx()];
-        *h = (*h + depth * depth).min(2_000);
         if self.killers[ply][0] != m {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
