@@ -20,6 +20,7 @@ const HISTORY_RANGE: i32 = 10_692 / 5;
 fn history_bonus(depth: i32) -> i32 {
     (25 * depth * depth + 105 * depth - 157).min(8_927) / 5
 }
+
 /// Ordering scores from this on belong to the hash move and the killers.
 const PROMOTED_SCORE: i32 = 1 << 27;
 
@@ -677,6 +678,29 @@ mod tests {
     fn pvs_score(b: &Board, depth: i32) -> i32 {
         let mut pos = Position::new(b);
         Search::unlimited(|search| search.pvs(&mut pos, -INF, INF, depth, 0, Node::Pv))
+    }
+
+    #[test]
+    fn history_stays_bounded_and_a_malus_pulls_it_back() {
+        let m = Move::from_xy(7, 7);
+        Search::unlimited(|search| {
+            let big = history_bonus(64);
+            for _ in 0..1_000 {
+                search.history_gravity(0, m, big);
+            }
+            let top = search.history[m.idx()];
+            assert!(
+                top > HISTORY_RANGE * 9 / 10 && top <= HISTORY_RANGE,
+                "{top}"
+            );
+            search.history_gravity(0, m, -big);
+            assert!(search.history[m.idx()] < top);
+            for _ in 0..1_000 {
+                search.history_gravity(0, m, -big);
+            }
+            assert!(search.history[m.idx()] >= -HISTORY_RANGE);
+            assert_eq!(search.history[CELLS + m.idx()], 0, "the other side's table");
+        });
     }
 
     #[test]
