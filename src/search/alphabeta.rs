@@ -514,7 +514,7 @@ impl Search<'_> {
                     alpha = score;
                     self.update_pv(ply, m);
                     if score >= beta {
-                        self.reward(m, ply, mode);
+                        self.update_killers(m, ply, mode);
                         break;
                     }
                 }
@@ -658,7 +658,7 @@ impl Search<'_> {
     }
 
     /// A cutoff's move at a node where every move is allowed becomes the ply's first killer.
-    fn reward(&mut self, m: Move, ply: usize, mode: Mode) {
+    fn update_killers(&mut self, m: Move, ply: usize, mode: Mode) {
         if mode != Mode::All {
             return;
         }

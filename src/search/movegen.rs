@@ -418,8 +418,8 @@ pub fn order_score(pos: &Position, us: Color, m: Move) -> i32 {
 /// Whether a move with `history` counts as quiet (late-move pruning and full reductions
 /// apply): its threat tier, shape values and history stay below `QUIET_SCORE`. The
 /// threshold was set on the ordering score before the fitted policy and is kept.
-/// History counts here and in the ordering though it saturates in long searches (see
-/// `Search::reward`); at 300k / 30k nodes (210 games, the first half of the fresh 15x15
+/// History counts here and in the ordering (bounded, see `Search::history_gravity`).
+/// Under the capped rule before it, which saturated in long searches, at 300k / 30k nodes (210 games, the first half of the fresh 15x15
 /// set c, paired with this build, 2026-11-24) quietness without history scored -0.074
 /// +/- 0.074, and history at half its weight in the ordering -0.043 +/- 0.079.
 #[inline]
