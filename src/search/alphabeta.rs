@@ -84,7 +84,10 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// singular extension (depth 7, margin 8 a ply) +0.06, +0.03 and -0.02 +/- 0.05 there,
 /// and again on 2026-11-24 (100k / 10k, 420 games on the fresh 15x15 set c, with the
 /// cut-node reduction) -0.005 +/- 0.056, with margin 16 a ply -0.052 +/- 0.057 (it
-/// multiplies the nodes of a fixed-depth search by two to four);
+/// multiplies the nodes of a fixed-depth search by two to four); at 1M / 100k nodes
+/// (2026-11-26, session 24; margin 8 a ply, hash entry at most two plies shallower and
+/// not an upper bound, multi-cut at the singular beta; bench 12 nodes 1.37M -> 2.50M)
+/// 97-92-11, -0.020 +/- 0.078 paired with this build's run there;
 /// fail-high reduction at cut nodes -0.01; the hash score as the pruning evaluation
 /// -0.05; internal iterative reduction -0.03; a four-only quiescence at the horizon
 /// (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).
@@ -434,7 +437,11 @@ impl Search<'_> {
             // opponent's only, `wins` 33 (README "The pruning scope by side"). The limit
             // at non-PV nodes where a three or four-three restricts the moves (bench 36585,
             // `wins` 30), same day: -0.085 +/- 0.064. Not kept. Rapfi's whole scope again,
-            // against the mean of four base runs: -0.060 +/- 0.077.
+            // against the mean of four base runs: -0.060 +/- 0.077. At 1M / 100k nodes
+            // with Rapfi's history rule in place (2026-11-26, session 24), paired with this
+            // build's run there: the whole scope (bench 7859) -0.098 +/- 0.191 (28 pairs),
+            // with Rapfi's reductions too (bench 8206) -0.136 +/- 0.154 (22 pairs); both
+            // stopped.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
@@ -532,6 +539,10 @@ impl Search<'_> {
         }
 
         // Step 6. Store the result.
+        // No move stored where no move raised alpha, the position's old hash move kept (as
+        // Rapfi and Stockfish do; bench 37639 -> 50657, 14-18% fewer nodes at bench 12 and
+        // 14), 2026-11-26 at 1M / 100k nodes paired with this build: 104-87-9, +0.010 +/-
+        // 0.073. Not kept.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
