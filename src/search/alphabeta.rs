@@ -44,7 +44,9 @@ const PROMOTED_SCORE: i32 = 1 << 27;
 /// each, README "The swap turned round"): no futility at all (bench 69038) -0.071 +/-
 /// 0.073; Rapfi's futility in its place (every depth and node but a five block, margin
 /// 257 x (depth - 1 - improving)) -0.186 +/- 0.068, and -0.076 +/- 0.080 together with
-/// Rapfi's reductions, history rule and pruning scope. Kept as it is.
+/// Rapfi's reductions, history rule and pruning scope. Kept as it is. To depth 5 at 1M /
+/// 100k nodes (2026-11-26, session 25; bench 37564), paired with this build: 102-92-6,
+/// -0.007 +/- 0.082. Not kept.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 
@@ -542,7 +544,8 @@ impl Search<'_> {
         // No move stored where no move raised alpha, the position's old hash move kept (as
         // Rapfi and Stockfish do; bench 37639 -> 50657, 14-18% fewer nodes at bench 12 and
         // 14), 2026-11-26 at 1M / 100k nodes paired with this build: 104-87-9, +0.010 +/-
-        // 0.073. Not kept.
+        // 0.073; again on 100 fresh openings (session 25): 108-84-8, +0.020 +/- 0.071
+        // against this build's 105-89-6 there. About +0.015 +/- 0.051 pooled; not kept.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {

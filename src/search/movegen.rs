@@ -422,6 +422,11 @@ pub fn order_score(pos: &Position, us: Color, m: Move) -> i32 {
 /// Under the capped rule before it, which saturated in long searches, at 300k / 30k nodes (210 games, the first half of the fresh 15x15
 /// set c, paired with this build, 2026-11-24) quietness without history scored -0.074
 /// +/- 0.074, and history at half its weight in the ordering -0.043 +/- 0.079.
+/// Rapfi's history rule goes negative, so a move of our own three or four (tier 4) with
+/// a bad history counts as quiet and may be pruned: at `bench 12` 114k of the 197k such
+/// moves met in the move loop. History read as at least 0 here (none of them quiet;
+/// bench 37639 -> 42061, `bench 12` nodes +11%), 2026-11-26 (session 25) at 1M / 100k
+/// nodes paired with this build: 95-98-7, -0.040 +/- 0.079. Not kept.
 #[inline]
 pub fn is_quiet(pos: &Position, us: Color, m: Move, history: i32) -> bool {
     tier(pos, us, m) * 1000 + shape_value(pos, us, m) + history < QUIET_SCORE
