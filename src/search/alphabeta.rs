@@ -89,7 +89,8 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// multiplies the nodes of a fixed-depth search by two to four); at 1M / 100k nodes
 /// (2026-11-26, session 24; margin 8 a ply, hash entry at most two plies shallower and
 /// not an upper bound, multi-cut at the singular beta; bench 12 nodes 1.37M -> 2.50M)
-/// 97-92-11, -0.020 +/- 0.078 paired with this build's run there;
+/// 97-92-11, -0.020 +/- 0.078 paired with this build's run there, and on openings
+/// 101-200 (session 26) 46-50-4, -0.011 +/- 0.118 over 44 pairs (stopped);
 /// fail-high reduction at cut nodes -0.01; the hash score as the pruning evaluation
 /// -0.05; internal iterative reduction -0.03; a four-only quiescence at the horizon
 /// (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).
@@ -118,7 +119,13 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// as now, -0.033 +/- 0.081; together with Rapfi's move-count pruning scope, about
 /// -0.17 (51 games, stopped). Not kept. Against the mean of two base runs (2026-11-26)
 /// the first two read -0.053 +/- 0.086 and -0.058 +/- 0.080. In Rapfi at 100k nodes our
-/// reductions cost it 19 +/- 40 Elo (65 at 30k).
+/// reductions cost it 19 +/- 40 Elo (65 at 30k). Rapfi's history term with Rapfi's
+/// history rule in place (a quiet move reduced round((664 - h) / 2453) plies more, h its
+/// history: Rapfi's stat score on our scale; bench 37598, `bench 12` 1.37M -> 0.96M
+/// nodes), 2026-11-26 (session 26) at 1M / 100k nodes, openings 101-200 of the 15x15 set
+/// of seed 101, paired with this build's run there: 92-103-5, -0.068 +/- 0.068; and
+/// these reductions x0.8 (bench 50684; openings 1-100): 107-89-4, +0.013 +/- 0.070.
+/// Neither kept.
 #[inline]
 fn reduction(depth: i32, i: usize, improving: bool, pv_node: bool) -> i32 {
     if depth < 2 || i < 1 {
@@ -655,7 +662,11 @@ impl Search<'_> {
     /// where no five or open four is threatened; bench 43707), same settings: +0.030 +/-
     /// 0.071, at 310k -0.050 +/- 0.068, at 290k -0.018 +/- 0.078 (mean -0.013 +/-
     /// 0.062); the attack table alone beside ours (bench 46553) -0.028 +/- 0.072. Not
-    /// kept.
+    /// kept. Split the same way on top of Rapfi's rule (attack moves ordered by twice
+    /// their attack table, read once in the quiet test; quiet moves updated where every
+    /// move or a four-three defence is allowed; bench 38845, `bench 12` 1.37M -> 1.63M),
+    /// 2026-11-26 (session 26) at 1M / 100k nodes paired with this build: 92-96-12,
+    /// -0.043 +/- 0.077. Not kept.
     #[inline]
     fn history_gravity(&mut self, side: usize, m: Move, b: i32) {
         let h = &mut self.history[side * CELLS + m.idx()];
