@@ -337,12 +337,14 @@ run_suite() { # label brain-command
     log "protocol conformance suite ($label) against: $brain"
     out=$WIN_TARGET_DIR/protocol-check-${label// /-}.log
     t0=$SECONDS
-    if scripts/protocol-check.sh -v "$brain" >"$out" 2>&1; then
+    local ok=0
+    scripts/protocol-check.sh -v "$brain" >"$out" 2>&1 || ok=$?
+    summary=$(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)
+    if ((ok == 0)); then
         grep -E '^(OPTFAIL|FAIL)' "$out" || true
-        pass "protocol conformance suite, $label ($((SECONDS - t0)) s): $(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)"
+        pass "protocol conformance suite, $label ($((SECONDS - t0)) s): $summary"
         return
     fi
-    summary=$(grep -Eo '[0-9]+ passed, [0-9]+ failed.*' "$out" | tail -n1)
     # The failed cases with their transcripts (lines indented by -v), then the log's end.
     grep -E '^(FAIL|OPTFAIL) |^    ' "$out" | head -n 200 || true
     mapfile -t again < <(grep -Eo '^FAIL [A-Za-z0-9_]+' "$out" | cut -d' ' -f2)
