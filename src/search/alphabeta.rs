@@ -308,7 +308,10 @@ impl Search<'_> {
         // hash move searched less deep than this node, made shallower by 0.28 a ply of the
         // difference (rounded, at most 3), as Rapfi does: +0.023 +/- 0.057 (420 games,
         // fresh 15x15 set c), +0.015 +/- 0.054 (420, fresh 15x15 set d), +0.000 +/- 0.050
-        // (420, fresh 20x20 set c). About +0.013 pooled; not kept.
+        // (420, fresh 20x20 set c). About +0.013 pooled; not kept. Together with reductions
+        // x0.8, on top of the kept hash-move rule (Step 6), 2026-11-26 (session 27) at 1M /
+        // 100k nodes on two sets of 100 fresh openings: +0.021 +/- 0.078 and +0.003 +/-
+        // 0.069. Not kept.
         // With the exact open-three defence, the defence searched at the horizon too
         // (leaves from one ply on; bench 11 nodes x2.1): `wins` 30 -> 26. Not played.
         // Played on 2026-11-26 (at depth 0 only; bench 33625, `wins` 30 -> 25), 300k / 30k
@@ -450,7 +453,9 @@ impl Search<'_> {
             // with Rapfi's history rule in place (2026-11-26, session 24), paired with this
             // build's run there: the whole scope (bench 7859) -0.098 +/- 0.191 (28 pairs),
             // with Rapfi's reductions too (bench 8206) -0.136 +/- 0.154 (22 pairs); both
-            // stopped.
+            // stopped. The whole scope again at 1M / 100k (session 27, 100 fresh openings,
+            // paired with this build before Step 6's hash-move rule): 81-110-9, -0.070 +/-
+            // 0.082. Done: not kept at any size tried.
             if quiet && !pv_node && i >= move_limit && best > -WIN_BOUND {
                 continue;
             }
