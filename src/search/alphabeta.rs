@@ -9,6 +9,9 @@ use crate::eval::Threat;
 use crate::game::{Move, CELLS};
 
 const INF: i32 = WIN + 1;
+/// Aspiration windows from this depth, this wide at first (see `aspiration`).
+const ASPIRATION_DEPTH: i32 = 5;
+const ASPIRATION_DELTA: i32 = 64;
 /// Moves of one node whose history a result updates (the rest keep theirs).
 const MAX_SEARCHED: usize = 64;
 /// History entries stay within +/- this (Rapfi's 10692 on its scale, divided by 5 to
@@ -193,8 +196,10 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl Search<'_> {
-    /// Searches every root move at `depth`; returns the best score and move. Root moves are
-    /// kept ordered by their last scores, so the next iteration starts with the best.
+    /// Searches the root moves at `depth` in `window`; returns the best (fail-soft) score
+    /// and the move that raised alpha, if any (none when every move fails low). A move
+    /// that reaches beta ends the search. Root moves are kept ordered by their last
+    /// scores, so the next iteration starts with the best.
     /// Ordering only the moves that raised alpha by score and keeping the others in their
     /// previous order (Stockfish's rule; their fail-soft scores are bounds), 2026-11-26
     /// at 300k / 30k nodes paired with the mean of four base runs (bench 39739): -0.018
@@ -204,9 +209,11 @@ impl Search<'_> {
         pos: &mut Position,
         root: &mut MoveList,
         depth: i32,
+        window: (i32, i32),
     ) -> (i32, Move) {
-        let mut alpha = -INF;
+        let (mut alpha, beta) = window;
         let mut best = Move::NONE;
+        let mut best_score = -INF;
         let n = root.len();
         let mut scored = Vec::with_capacity(n);
         let us = pos.side();
@@ -225,31 +232,86 @@ impl Search<'_> {
             };
             pos.make(m);
             let mut score = if i == 0 {
-                -self.pvs(pos, -INF, -alpha, depth - 1, 1, Node::Pv)
+                -self.pvs(pos, -beta, -alpha, depth - 1, 1, Node::Pv)
             } else {
                 -self.pvs(pos, -alpha - 1, -alpha, depth - 1 - r, 1, Node::Cut)
             };
             if r > 0 && score > alpha && !self.aborted {
                 score = -self.pvs(pos, -alpha - 1, -alpha, depth - 1, 1, Node::All);
             }
-            if i > 0 && score > alpha && !self.aborted {
-                score = -self.pvs(pos, -INF, -alpha, depth - 1, 1, Node::Pv);
+            if i > 0 && score > alpha && score < beta && !self.aborted {
+                score = -self.pvs(pos, -beta, -alpha, depth - 1, 1, Node::Pv);
             }
             pos.undo();
             if self.aborted {
                 break;
             }
             scored.push((score, m));
+            best_score = best_score.max(score);
             if score > alpha {
                 alpha = score;
                 best = m;
                 self.update_pv(0, m);
+                if score >= beta {
+                    // The rest keep their order after the searched ones.
+                    for j in i + 1..n {
+                        scored.push((-INF, root.get(j)));
+                    }
+                    break;
+                }
             }
         }
         if !self.aborted {
             root.reorder(&mut scored);
         }
-        (alpha, best)
+        (best_score, best)
+    }
+
+    /// One depth of the root search in an aspiration window: from `ASPIRATION_DEPTH` on,
+    /// a window of `ASPIRATION_DELTA` either side of the last depth's score, widened on the
+    /// side a score falls out of and searched again (Rapfi's scheme, its margins times
+    /// 4, the ratio of the two evaluation scales). Mate scores get the full window.
+    /// 2026-11-27 (session 28) at 1M / 100k nodes against Rapfi, paired with the build
+    /// before on the 15x15 set of seed 2027 (bench 50657 -> 42675; `bench 12` nodes about
+    /// the same): 130-67-3 (0.657) where the build scored 0.542, +0.115 +/- 0.069
+    /// (openings 1-100), and on openings 101-200 (README "Aspiration windows"). An
+    /// earlier trial, from depth 5 at +/- 150 and then the full window, read -0.007 +/-
+    /// 0.059 at 100k / 10k nodes (2026-11-23).
+    pub(super) fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut MoveList,
+        depth: i32,
+        prev: i32,
+    ) -> (i32, Move) {
+        if depth < ASPIRATION_DEPTH || prev.abs() >= WIN_BOUND {
+            return self.search_root(pos, root, depth, (-INF, INF));
+        }
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = (prev - delta, prev + delta);
+        let mut high = (prev, Move::NONE);
+        loop {
+            let (score, best) = self.search_root(pos, root, depth, (alpha, beta));
+            if self.aborted {
+                // A move that failed high is better than the last depth's best.
+                return if best.is_none() { high } else { (score, best) };
+            }
+            if score.abs() >= WIN_BOUND {
+                (alpha, beta) = (-INF, INF);
+            } else if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta {
+                high = (score, best);
+                beta = (score + delta).min(INF);
+            } else {
+                return (score, best);
+            }
+            if (alpha, beta) == (-INF, INF) {
+                return self.search_root(pos, root, depth, (alpha, beta));
+            }
+            delta = delta * (3 + score.abs() / 4096) / 4 + 24;
+        }
     }
 
     pub(super) fn pvs(
@@ -738,6 +800,41 @@ mod tests {
             assert!(search.history[m.idx()] >= -HISTORY_RANGE);
             assert_eq!(search.history[CELLS + m.idx()], 0, "the other side's table");
         });
+    }
+
+    /// The root at `depth` from a fresh table: in a full window, or in aspiration
+    /// windows around a last score `prev`.
+    fn root_search(b: &Board, depth: i32, prev: Option<i32>) -> (i32, Move) {
+        let mut pos = Position::new(b);
+        Search::unlimited(|search| {
+            let mut root = search.root_moves(&pos);
+            match prev {
+                Some(prev) => search.aspiration(&mut pos, &mut root, depth, prev),
+                None => search.search_root(&mut pos, &mut root, depth, (-INF, INF)),
+            }
+        })
+    }
+
+    #[test]
+    fn aspiration_windows_far_off_the_score_widen_to_the_full_windows_answer() {
+        for moves in ["7,7 8,8 7,8 6,6", "7,7 8,7 8,8 6,6 9,9 10,10 6,8"] {
+            let b = crate::search::bench::position(15, Rule::Freestyle, moves);
+            let (score, best) = root_search(&b, 6, None);
+            assert!(score.abs() < WIN_BOUND && !best.is_none(), "{score}");
+            // Far below the score the root fails high, far above it fails low (no move
+            // raises alpha, so none is returned), and the windows widen until a move
+            // scores inside them. Pruning depends on the window, so the score found in a
+            // narrow window may differ some from the full window's (1350 against 1036
+            // here, another move).
+            for prev in [score - 2_000, score + 2_000, score] {
+                let (s, m) = root_search(&b, 6, Some(prev));
+                assert!(!m.is_none() && b.is_empty(m), "{moves}: from {prev}");
+                assert!(
+                    (s - score).abs() < 400,
+                    "{moves}: {s} from {prev}, not {score}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -405,7 +405,7 @@ impl<'a> Search<'a> {
         let max_depth = self.max_depth();
         let budget = self.limits.clock.budget();
         for depth in 1..=max_depth {
-            let (score, best) = self.search_root(pos, &mut root, depth as i32);
+            let (score, best) = self.aspiration(pos, &mut root, depth as i32, result.score);
             if !best.is_none() {
                 result.best = best;
                 result.score = score;
@@ -479,7 +479,7 @@ impl<'a> Search<'a> {
         };
         if root.len() > 1 {
             for depth in (1 + index as u32 % 2)..=self.max_depth() {
-                let (score, best) = self.search_root(pos, &mut root, depth as i32);
+                let (score, best) = self.aspiration(pos, &mut root, depth as i32, result.score);
                 if self.aborted {
                     break;
                 }
