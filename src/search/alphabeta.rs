@@ -95,7 +95,10 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// 97-92-11, -0.020 +/- 0.078 paired with this build's run there, and on openings
 /// 101-200 (session 26) 46-50-4, -0.011 +/- 0.118 over 44 pairs (stopped);
 /// fail-high reduction at cut nodes -0.01; the hash score as the pruning evaluation
-/// -0.05; internal iterative reduction -0.03; a four-only quiescence at the horizon
+/// -0.05; internal iterative reduction -0.03 (at 1M / 100k nodes on 2026-11-27, a PV
+/// or expected cut node from depth 6 with no hash move a ply shallower, +0.045 +/-
+/// 0.072 and +0.033 +/- 0.068 against the build before aspiration windows, level after
+/// 30 pairs on top of them; not merged yet); a four-only quiescence at the horizon
 /// (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).
 /// Tried on 2026-11-23 with the fitted move ordering, Fivefold 100k / Rapfi 10k nodes,
 /// 420 games on the 15x15 set the ordering was adopted on, paired with this build
@@ -274,9 +277,10 @@ impl Search<'_> {
     /// 2026-11-27 (session 28) at 1M / 100k nodes against Rapfi, paired with the build
     /// before on the 15x15 set of seed 2027 (bench 50657 -> 42675; `bench 12` nodes about
     /// the same): 130-67-3 (0.657) where the build scored 0.542, +0.115 +/- 0.069
-    /// (openings 1-100), and on openings 101-200 (README "Aspiration windows"). An
-    /// earlier trial, from depth 5 at +/- 150 and then the full window, read -0.007 +/-
-    /// 0.059 at 100k / 10k nodes (2026-11-23).
+    /// (openings 1-100), and 119-75-6 (0.610) where the build scored 0.527, +0.083 +/-
+    /// 0.076 (openings 101-200); about +0.099 +/- 0.051 pooled (README "Aspiration
+    /// windows"). An earlier trial, from depth 5 at +/- 150 and then the full window,
+    /// read -0.007 +/- 0.059 at 100k / 10k nodes (2026-11-23).
     pub(super) fn aspiration(
         &mut self,
         pos: &mut Position,
