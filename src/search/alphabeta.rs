@@ -301,7 +301,7 @@ impl Search<'_> {
                 return if best.is_none() { high } else { (score, best) };
             }
             if score.abs() >= WIN_BOUND {
-                (alpha, beta) = (-INF, INF);
+                return self.search_root(pos, root, depth, (-INF, INF));
             } else if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INF);
@@ -310,9 +310,6 @@ impl Search<'_> {
                 beta = (score + delta).min(INF);
             } else {
                 return (score, best);
-            }
-            if (alpha, beta) == (-INF, INF) {
-                return self.search_root(pos, root, depth, (alpha, beta));
             }
             delta = delta * (3 + score.abs() / 4096) / 4 + 24;
         }
