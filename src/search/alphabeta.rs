@@ -300,14 +300,15 @@ impl Search<'_> {
                 // A move that failed high is better than the last depth's best.
                 return if best.is_none() { high } else { (score, best) };
             }
+            // Short of a mate score, a window moved by delta stays inside (-INF, INF).
             if score.abs() >= WIN_BOUND {
                 return self.search_root(pos, root, depth, (-INF, INF));
             } else if score <= alpha {
                 beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INF);
+                alpha = score - delta;
             } else if score >= beta {
                 high = (score, best);
-                beta = (score + delta).min(INF);
+                beta = score + delta;
             } else {
                 return (score, best);
             }
