@@ -97,8 +97,11 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// fail-high reduction at cut nodes -0.01; the hash score as the pruning evaluation
 /// -0.05; internal iterative reduction -0.03 (at 1M / 100k nodes on 2026-11-27, a PV
 /// or expected cut node from depth 6 with no hash move a ply shallower, +0.045 +/-
-/// 0.072 and +0.033 +/- 0.068 against the build before aspiration windows, level after
-/// 30 pairs on top of them; not merged yet); a four-only quiescence at the horizon
+/// 0.072 and +0.033 +/- 0.068 against the build before aspiration windows; on top of
+/// them (bench 12 nodes 1.18M -> 1.09M, session 29) 81-42-7 (0.650) and 72-50-7
+/// (0.585) on openings 1-100 and 101-200 where this build scores 0.657 and 0.610,
+/// -0.033 +/- 0.064 over 128 pairs, stopped; not kept); a four-only quiescence at the
+/// horizon
 /// (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).
 /// Tried on 2026-11-23 with the fitted move ordering, Fivefold 100k / Rapfi 10k nodes,
 /// 420 games on the 15x15 set the ordering was adopted on, paired with this build
@@ -280,7 +283,11 @@ impl Search<'_> {
     /// (openings 1-100), and 119-75-6 (0.610) where the build scored 0.527, +0.083 +/-
     /// 0.076 (openings 101-200); about +0.099 +/- 0.051 pooled (README "Aspiration
     /// windows"). An earlier trial, from depth 5 at +/- 150 and then the full window,
-    /// read -0.007 +/- 0.059 at 100k / 10k nodes (2026-11-23).
+    /// read -0.007 +/- 0.059 at 100k / 10k nodes (2026-11-23). The scheme halved (delta
+    /// 32, growth + 12) and doubled (128, + 48), session 29 at 1M / 100k on both halves
+    /// of that set, paired with the mean of the session-28 run and a null run of this
+    /// build: -0.025 +/- 0.057 (91 pairs) and -0.057 +/- 0.054 (115 pairs), both stopped.
+    /// Kept at 64.
     pub(super) fn aspiration(
         &mut self,
         pos: &mut Position,
