@@ -99,10 +99,9 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// or expected cut node from depth 6 with no hash move a ply shallower, +0.045 +/-
 /// 0.072 and +0.033 +/- 0.068 against the build before aspiration windows; on top of
 /// them (bench 12 nodes 1.18M -> 1.09M, session 29) 81-42-7 (0.650) and 72-50-7
-/// (0.585) on openings 1-100 and 101-200 where this build scores 0.657 and 0.610,
-/// -0.033 +/- 0.064 over 128 pairs, stopped; not kept); a four-only quiescence at the
-/// horizon
-/// (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).
+/// (0.585) on openings 1-100 and 101-200, -0.021 +/- 0.059 over 128 pairs paired with
+/// the mean of two runs of this build, stopped; not kept); a four-only quiescence at the
+/// horizon (four fours) in place of the leaf VCF -0.06 (each +/- about 0.1, 107-120 games).
 /// Tried on 2026-11-23 with the fitted move ordering, Fivefold 100k / Rapfi 10k nodes,
 /// 420 games on the 15x15 set the ordering was adopted on, paired with this build
 /// (points a game, +/- 0.05 to 0.06): the full reduction for threat moves too -0.033;
