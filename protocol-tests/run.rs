@@ -41,3 +41,29 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
         failures.join("\n")
     );
 }
+
+/// The brain's resident and private memory, sampled every 2 ms from spawn through five
+/// searching moves, stays under `max_memory` (20, 64, 350 MiB; START before or after the
+/// INFO block) and under Yixin-Board's `hash_size` with a `max_memory`.
+#[test]
+#[cfg(target_os = "linux")]
+fn pbrain_fivefold_stays_under_max_memory() {
+    use fivefold::conformance::memory::{gomocup_scenarios, run_scenario};
+    let brain = format!("'{}'", env!("CARGO_BIN_EXE_pbrain-fivefold"));
+    let mut failures = Vec::new();
+    for sc in gomocup_scenarios(200) {
+        let report = run_scenario(&brain, &sc, std::time::Duration::from_secs(10))
+            .unwrap_or_else(|e| panic!("{}: {e:#}", sc.name));
+        let line = report.line(&sc);
+        eprintln!("{line}");
+        assert!(report.samples >= 100, "{line}: too few samples to judge");
+        if let Some((usage, after)) = report.first_over {
+            failures.push(format!("{line}; first over: {usage:?} after `{after}`"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "over max_memory:\n{}",
+        failures.join("\n")
+    );
+}

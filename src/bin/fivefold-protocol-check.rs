@@ -5,8 +5,8 @@
 //! exits 1 when a case failed, 2 on usage or case-file errors.
 
 use fivefold::conformance::{
-    default_cases_dir, filter_cases, load_cases, run_suite, CaseReport, RunOptions, Summary,
-    Verdict,
+    default_cases_dir, filter_cases, load_cases, memory, run_suite, CaseReport, RunOptions,
+    Summary, Verdict,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,12 +26,16 @@ options:
   --strict           count failures of optional cases as failures
   --cases DIR        case directory (default: the repository's protocol-tests/cases)
   --list             list the selected cases and exit
+  --memory           instead of the cases, play short games sampling the brain's memory
+                     (Linux) under max_memory 20/64/350 MiB in both command orders and
+                     Yixin-Board's hash_size; fails on any sample over the limit
   -h, --help         this text
 ";
 
 struct Args {
     verbose: bool,
     list: bool,
+    memory: bool,
     filter: Option<String>,
     cases_dir: PathBuf,
     opts: RunOptions,
@@ -42,6 +46,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args {
         verbose: false,
         list: false,
+        memory: false,
         filter: None,
         cases_dir: default_cases_dir(),
         opts: RunOptions {
@@ -56,6 +61,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "-v" | "--verbose" => parsed.verbose = true,
             "--strict" => parsed.opts.strict = true,
             "--list" => parsed.list = true,
+            "--memory" => parsed.memory = true,
             "-j" | "--jobs" => {
                 let n = value(&arg)?;
                 parsed.opts.jobs = n.parse().map_err(|_| format!("bad job count `{n}`"))?;
@@ -123,6 +129,41 @@ fn print_report(report: &CaseReport, verbose: bool) {
     }
 }
 
+/// `--memory`: each scenario in turn (one brain at a time, so they do not share the CPU).
+fn memory_check(brain: &str) -> ExitCode {
+    let scenarios = memory::gomocup_scenarios(200);
+    let (mut passed, mut failed) = (0, 0);
+    for sc in &scenarios {
+        match memory::run_scenario(brain, sc, std::time::Duration::from_secs(10)) {
+            Ok(report) if report.first_over.is_none() => {
+                passed += 1;
+                say(&report.line(sc));
+            }
+            Ok(report) => {
+                failed += 1;
+                say(&report.line(sc));
+                if let Some((u, after)) = report.first_over {
+                    say(&format!(
+                        "    first over the limit after `{after}`: RSS {:.1} MiB, USS {:.1} MiB",
+                        u.rss as f64 / (1 << 20) as f64,
+                        u.uss as f64 / (1 << 20) as f64
+                    ));
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                say(&format!("FAIL {}: {e:#}", sc.name));
+            }
+        }
+    }
+    say(&format!("{passed} passed, {failed} failed"));
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn main() -> ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
@@ -161,6 +202,9 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let brain = command_line(&args.brain);
+    if args.memory {
+        return memory_check(&brain);
+    }
     let reports = run_suite(&brain, &cases, &args.opts, |r| {
         print_report(r, args.verbose)
     });

@@ -3,9 +3,11 @@
 //!
 //! `case` parses the case files, `pattern` holds the small matching languages (escapes,
 //! glob, move syntax, ABOUT format), `tracker` follows the board so move replies can be
-//! checked for legality, and `runner` drives one fresh brain process per case.
+//! checked for legality, and `runner` drives one fresh brain process per case. `memory`
+//! plays whole games while sampling the brain's memory against `max_memory`.
 
 pub mod case;
+pub mod memory;
 pub mod pattern;
 pub mod runner;
 pub mod tracker;

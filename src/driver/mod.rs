@@ -105,6 +105,11 @@ impl Brain {
         })
     }
 
+    /// The brain's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Starts keeping a transcript of the conversation.
     pub fn enable_log(&mut self) {
         self.log.get_or_insert_with(Vec::new);

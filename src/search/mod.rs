@@ -99,7 +99,9 @@ impl Searcher {
     }
 
     /// Resizes the transposition table; the caller keeps the whole process under max_memory.
+    /// The old table is freed before the new one is made, so the two never coexist.
     pub fn resize_hash(&mut self, bytes: usize) {
+        self.tt = TranspositionTable::new(0);
         self.tt = TranspositionTable::new(bytes);
     }
 

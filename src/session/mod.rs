@@ -47,8 +47,8 @@ type Emit<'e> = &'e mut dyn FnMut(Reply);
 pub struct Session {
     board: Option<Board>,
     settings: Settings,
-    /// Created at the first search, so START stays fast (GomocupJudge charges it to
-    /// the first move) and tests that never search allocate no table.
+    /// Made at START once `max_memory` or `hash_size` is known, else at the first search,
+    /// so the process never holds a table sized for a limit it was not given.
     searcher: Option<Searcher>,
     searcher_hash_bytes: usize,
     renju_notice_due: bool,
@@ -195,8 +195,13 @@ impl Session {
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.clear();
         }
-        // The hash table is made (and its pages touched) now, not in the first move's time.
-        self.ensure_searcher();
+        // The hash table is made (and its pages touched) now, not in the first move's time,
+        // but only once the manager has said how much memory we have: Piskvork and
+        // GomocupJudge send START before the INFO block, and a table made at the default
+        // size then took 137 MiB under a 64 MiB limit. Otherwise the first search makes it.
+        if self.settings.memory_known {
+            self.ensure_searcher();
+        }
         self.renju_notice_due = true;
         self.blocked.clear();
     }

@@ -65,6 +65,9 @@ pub struct Settings {
     /// Yixin-Board's `INFO hash_size` in KB: when set, the table has this size (within
     /// 1 MiB to 1 GiB) instead of one derived from `max_memory`. The later of the two wins.
     pub hash_kb: Option<i64>,
+    /// A `max_memory` or `hash_size` has arrived: the table's size is the manager's, not
+    /// a guess, so it may be made before the first search (see `Session::new_game`).
+    pub memory_known: bool,
 }
 
 impl Settings {
@@ -132,6 +135,7 @@ impl Settings {
         self.resize(|s| {
             s.max_memory = bytes;
             s.hash_kb = None;
+            s.memory_known = true;
         })
     }
 
@@ -141,7 +145,10 @@ impl Settings {
             log::warn!("INFO hash_size {kb}: negative, ignored");
             return InfoEffect::None;
         }
-        self.resize(|s| s.hash_kb = (kb > 0).then_some(kb))
+        self.resize(|s| {
+            s.hash_kb = (kb > 0).then_some(kb);
+            s.memory_known = true;
+        })
     }
 
     /// Applies `change`; reports whether the table size changed.

@@ -524,3 +524,22 @@ fn zero_timeout_turn_still_moves() {
     last_move(&talk(&mut s, "TURN 7,7"));
     let _ = s.handle(Command::Info(Info::TimeLeft(2_147_483_647)));
 }
+
+/// The table is made only at a size the manager set: at START when `max_memory` came first,
+/// else at the first search, at the size of the INFO block that followed START.
+#[test]
+fn hash_table_waits_for_the_memory_limit() {
+    let mut s = Session::new();
+    assert_eq!(talk(&mut s, "START 15"), vec!["OK"]);
+    assert!(s.searcher.is_none(), "no table before max_memory is known");
+    talk(&mut s, "INFO max_memory 67108864\nINFO timeout_turn 50");
+    assert!(s.searcher.is_none());
+    last_move(&talk(&mut s, "BEGIN"));
+    assert_eq!(s.searcher_hash_bytes, hash_bytes_for(64 << 20));
+    assert!(s.searcher.is_some());
+
+    let mut s = Session::new();
+    talk(&mut s, "INFO hash_size 4096\nSTART 15");
+    assert!(s.searcher.is_some(), "made at START once the size is known");
+    assert_eq!(s.searcher_hash_bytes, 4 << 20);
+}
