@@ -8,6 +8,7 @@
 #[cfg(feature = "tools")]
 pub mod board;
 pub mod conformance;
+pub mod data;
 pub mod driver;
 pub mod eval;
 pub mod game;
