@@ -1,8 +1,9 @@
 //! Training data for Fivefold's network: the file format (`format`), self-play games
-//! labelled by the search (`selfplay`), and campaigns split into deterministic shards
+//! labelled by the search (`selfplay`), arena games and relabelling (`import`), and campaigns split into deterministic shards
 //! (`shard`). The `fivefold-data` tool is the command line over this module.
 
 pub mod format;
+pub mod import;
 pub mod rng;
 pub mod selfplay;
 

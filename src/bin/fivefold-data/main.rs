@@ -1,0 +1,241 @@
+//! fivefold-data: training data for Fivefold's network.
+//!
+//! `fivefold-data gen --games 1000 --seed 7 --shard 0 --shards 4 --out shard0.ffd` plays
+//! one shard of a self-play campaign (the shards concatenate: `cat shard*.ffd`);
+//! `import` turns arena game lines into records, `relabel` searches every ply again at a
+//! higher node count, `merge` checks and joins files, `stats` summarises them.
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use fivefold::data::format::{parse_games, write_game, write_header, GameRecord, Outcome};
+use fivefold::data::{import, play_shard, SelfPlayOptions};
+use fivefold::game::Rule;
+use fivefold::search::Searcher;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fivefold-data",
+    version,
+    about = "Training data for Fivefold's network"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Plays one shard of a self-play campaign and writes it
+    Gen(GenArgs),
+    /// Arena games.txt lines (finished games only) to a data file, unlabelled
+    Import {
+        /// Board size of the games
+        #[arg(long)]
+        size: usize,
+        /// INFO rule the games were played under
+        #[arg(long, default_value_t = 0)]
+        rule: i64,
+        #[arg(long)]
+        out: PathBuf,
+        games: Vec<PathBuf>,
+    },
+    /// Searches every ply after the opening again and stores the new best move and score
+    Relabel {
+        #[arg(long, default_value_t = 200_000)]
+        nodes: u64,
+        #[arg(long)]
+        out: PathBuf,
+        input: PathBuf,
+    },
+    /// Checks data files and joins them into one (one header)
+    Merge {
+        #[arg(long)]
+        out: PathBuf,
+        inputs: Vec<PathBuf>,
+    },
+    /// Games, positions, results and labels of data files
+    Stats { inputs: Vec<PathBuf> },
+}
+
+#[derive(clap::Args, Debug)]
+struct GenArgs {
+    /// Games in the whole campaign (all shards together)
+    #[arg(long)]
+    games: u64,
+    /// The campaign's seed: game i depends only on it, i and the options
+    #[arg(long)]
+    seed: u64,
+    /// This shard's number, 0 to shards-1 (a Slurm array index, a Kubernetes Job index)
+    #[arg(long, default_value_t = 0)]
+    shard: u64,
+    #[arg(long, default_value_t = 1)]
+    shards: u64,
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// INFO rule (0 freestyle, 1 standard, 4 renju)
+    #[arg(long, default_value_t = 0)]
+    rule: i64,
+    /// Nodes a move
+    #[arg(long, default_value_t = 20_000)]
+    nodes: u64,
+    /// Probability (in 1/1000) of a random square next to a stone in the first plies
+    #[arg(long, default_value_t = 100)]
+    random_permille: u32,
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn main() -> Result<()> {
+    env_logger::init();
+    match Cli::parse().command {
+        Cmd::Gen(a) => gen(a),
+        Cmd::Import {
+            size,
+            rule,
+            out,
+            games,
+        } => import_games(size, Rule::from_bits(rule), &out, &games),
+        Cmd::Relabel { nodes, out, input } => relabel(nodes, &out, &input),
+        Cmd::Merge { out, inputs } => {
+            let games = load_all(&inputs)?;
+            write_all(&out, &games)?;
+            eprintln!("{} games to {}", games.len(), out.display());
+            Ok(())
+        }
+        Cmd::Stats { inputs } => {
+            println!("{}", stats(&load_all(&inputs)?));
+            Ok(())
+        }
+    }
+}
+
+fn gen(a: GenArgs) -> Result<()> {
+    if a.shards == 0 || a.shard >= a.shards {
+        bail!("--shard {} is not below --shards {}", a.shard, a.shards);
+    }
+    if !fivefold::game::Board::is_valid_size(a.size, a.size) {
+        bail!("board size {} is not supported", a.size);
+    }
+    let opts = SelfPlayOptions {
+        width: a.size,
+        height: a.size,
+        rule: Rule::from_bits(a.rule),
+        nodes: a.nodes,
+        random_permille: a.random_permille,
+        ..SelfPlayOptions::default()
+    };
+    let mut out = BufWriter::new(create(&a.out)?);
+    let started = Instant::now();
+    let mut done = 0u64;
+    let plies = play_shard(
+        &opts,
+        a.seed,
+        a.games,
+        a.shard,
+        a.shards,
+        &mut out,
+        &mut |g| {
+            done += 1;
+            if done.is_multiple_of(10) {
+                eprintln!("{done} games, last {} plies", g.plies.len());
+            }
+        },
+    )?;
+    out.flush()?;
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "shard {}/{}: {done} games, {plies} positions in {secs:.0} s, {:.1} positions/s on one core",
+        a.shard,
+        a.shards,
+        plies as f64 / secs
+    );
+    Ok(())
+}
+
+fn import_games(size: usize, rule: Rule, out: &Path, files: &[PathBuf]) -> Result<()> {
+    let mut games = Vec::new();
+    let mut skipped = 0;
+    for f in files {
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        for (n, line) in text.lines().enumerate().filter(|(_, l)| l.starts_with('#')) {
+            match import::arena_line(line, size, rule) {
+                Ok(Some(g)) => games.push(g),
+                Ok(None) => skipped += 1,
+                Err(e) => bail!("{}:{}: {e}", f.display(), n + 1),
+            }
+        }
+    }
+    write_all(out, &games)?;
+    eprintln!(
+        "{} games imported, {skipped} not finished on the board",
+        games.len()
+    );
+    Ok(())
+}
+
+fn relabel(nodes: u64, out: &Path, input: &Path) -> Result<()> {
+    let mut games = load_all(&[input.to_path_buf()])?;
+    let mut searcher = Searcher::new(16 << 20);
+    for (i, g) in games.iter_mut().enumerate() {
+        import::relabel(g, &mut searcher, nodes);
+        if (i + 1).is_multiple_of(10) {
+            eprintln!("{} games relabelled", i + 1);
+        }
+    }
+    write_all(out, &games)
+}
+
+fn create(path: &Path) -> Result<File> {
+    File::create(path).with_context(|| format!("cannot create {}", path.display()))
+}
+
+fn load_all(inputs: &[PathBuf]) -> Result<Vec<GameRecord>> {
+    let mut games = Vec::new();
+    for f in inputs {
+        let bytes = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let mut g = parse_games(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        games.append(&mut g);
+    }
+    Ok(games)
+}
+
+fn write_all(path: &Path, games: &[GameRecord]) -> Result<()> {
+    let mut out = BufWriter::new(create(path)?);
+    write_header(&mut out)?;
+    for g in games {
+        write_game(&mut out, g)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn stats(games: &[GameRecord]) -> String {
+    let count = |o| games.iter().filter(|g| g.outcome == o).count();
+    let plies: usize = games.iter().map(|g| g.plies.len()).sum();
+    let labelled: usize = games
+        .iter()
+        .map(|g| g.plies.iter().filter(|p| p.is_labelled()).count())
+        .sum();
+    let played_best: usize = games
+        .iter()
+        .map(|g| {
+            g.plies
+                .iter()
+                .filter(|p| p.is_labelled() && p.best == p.mv)
+                .count()
+        })
+        .sum();
+    format!(
+        "games {}\nblack won {}\nwhite won {}\ndraws {}\npositions {plies}\nlabelled {labelled}\nplayed the best move {played_best}\nmean plies a game {:.1}",
+        games.len(),
+        count(Outcome::BlackWon),
+        count(Outcome::WhiteWon),
+        count(Outcome::Draw),
+        plies as f64 / games.len().max(1) as f64
+    )
+}

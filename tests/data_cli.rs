@@ -1,0 +1,102 @@
+//! The data campaign's cluster recipe, run locally: docs/cluster/gen-shard.sh plays two
+//! shards as a Slurm array task or a Kubernetes Indexed Job pod would (by environment),
+//! and their files concatenated hold exactly the games of the same campaign in one shard.
+
+use std::path::Path;
+use std::process::Command;
+
+fn fivefold_data() -> &'static str {
+    env!("CARGO_BIN_EXE_fivefold-data")
+}
+
+/// Runs the recipe with `env` and returns the shard file it wrote.
+fn shard(out: &Path, env: &[(&str, &str)], index: &str) -> Vec<u8> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster/gen-shard.sh");
+    let status = Command::new("bash")
+        .arg(&script)
+        .envs(env.iter().copied())
+        .env("FIVEFOLD_DATA", fivefold_data())
+        .env("OUT", out)
+        .env("SEED", "11")
+        .env("GAMES", "6")
+        .env("SIZE", "9")
+        .env("NODES", "300")
+        .status()
+        .expect("bash runs");
+    assert!(status.success(), "gen-shard.sh failed with {env:?}");
+    let path = out.join(format!("shard-{index:0>5}.ffd"));
+    assert!(!out.join(format!("shard-{index:0>5}.ffd.part")).exists());
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn two_cluster_shards_merge_into_the_campaign() {
+    let dir = std::env::temp_dir().join(format!("fivefold-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let slurm = shard(
+        &dir.join("two"),
+        &[
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+        ],
+        "0",
+    );
+    let k8s = shard(
+        &dir.join("two"),
+        &[("JOB_COMPLETION_INDEX", "1"), ("SHARDS", "2")],
+        "1",
+    );
+    let whole = shard(&dir.join("one"), &[("SHARD", "0"), ("SHARDS", "1")], "0");
+
+    let parse = |bytes: &[u8]| fivefold::data::format::parse_games(bytes).expect("valid data");
+    let (a, b) = (parse(&slurm), parse(&k8s));
+    assert_eq!((a.len(), b.len()), (3, 3));
+    let mut joined = slurm.clone();
+    joined.extend(&k8s);
+    let mut from_shards = parse(&joined);
+    let mut one = parse(&whole);
+    let key = |g: &fivefold::data::GameRecord| g.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
+    from_shards.sort_by_key(key);
+    one.sort_by_key(key);
+    assert_eq!(from_shards, one);
+
+    // The tool's own merge of the two shard files reads back as the same games.
+    let merged = dir.join("merged.ffd");
+    let status = Command::new(fivefold_data())
+        .arg("merge")
+        .arg("--out")
+        .arg(&merged)
+        .arg(dir.join("two/shard-00000.ffd"))
+        .arg(dir.join("two/shard-00001.ffd"))
+        .status()
+        .expect("fivefold-data runs");
+    assert!(status.success());
+    let mut m = parse(&std::fs::read(&merged).expect("merged file"));
+    m.sort_by_key(key);
+    assert_eq!(m, one);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_shard_index_or_a_corrupt_file_is_an_error() {
+    let out = Command::new(fivefold_data())
+        .args([
+            "gen", "--games", "2", "--seed", "1", "--shard", "2", "--shards", "2",
+        ])
+        .args(["--out", "/dev/null"])
+        .output()
+        .expect("fivefold-data runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not below --shards"));
+
+    let bad = std::env::temp_dir().join(format!("fivefold-bad-{}.ffd", std::process::id()));
+    std::fs::write(&bad, b"FFDATA\x01\x00G\x00\x0f").expect("write");
+    let out = Command::new(fivefold_data())
+        .arg("stats")
+        .arg(&bad)
+        .output()
+        .expect("fivefold-data runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("truncated"));
+    let _ = std::fs::remove_file(&bad);
+}
