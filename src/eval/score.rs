@@ -143,9 +143,7 @@ pub fn combo_key(mut pats: [Pattern; 4]) -> usize {
 /// `combine` and the value sums for every four patterns, looked up on each pattern change
 /// instead of recounted. Five tables: freestyle and standard (each its own weights), Black
 /// (forbidden points) and White under renju (each colour its own weights), and the caro
-/// rules. One entry per combination whatever the order of its lines (1001 instead of
-/// 14641, found through a 29 KB index) cut first-level data misses by 3% and was no
-/// faster, 2026-11-26 (README "The pruning scope by side"); not kept.
+/// rules.
 fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
     static TABLES: [OnceLock<Vec<Combined>>; 5] = [const { OnceLock::new() }; 5];
     let slot = match rule {
@@ -354,18 +352,8 @@ impl Evaluator {
 
     /// Static score from the side to move's point of view: its shapes with its weights as
     /// mover, the opponent's with the opponent's weights as waiter, and the mover's tempo,
-    /// initiative and threat-state terms. The opponent's waiter sum weighed 11/10 (more
-    /// defence; bench 37410) and 9/10 (bench 44710), 2026-11-24 at 300k / 30k nodes against
-    /// Rapfi, paired with the mean of this build's three runs (README "Null runs"):
-    /// -0.035 +/- 0.064 (114 games) and -0.058 +/- 0.062 (160 games), both stopped.
-    /// The pattern sums averaged with the parent's (as Rapfi does; frames keep the parent's
-    /// sums), 2026-11-25, Fivefold 100k / Rapfi 10k nodes, 200 games on fresh 15x15
-    /// openings where this build scores 0.578: as they are 0.453; refitted in that form
-    /// (validation MSE 0.0642 against 0.0660) 0.570. Not kept (README "What Rapfi's parts
-    /// are worth").
-    /// The freestyle tempo 150 higher (158 -> 308; bench 34908) and 100 lower (58; bench
-    /// 44260), 2026-11-26 at 300k / 30k nodes paired with the mean of four base runs:
-    /// -0.083 +/- 0.074 and -0.060 +/- 0.068. The fitted value stays.
+    /// initiative and threat-state terms. Rescaled, averaged with the parent's, or with
+    /// another tempo, it played worse (journal "Static evaluation and improving").
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
         let w = self.weights[side.idx()];
