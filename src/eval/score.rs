@@ -4,8 +4,9 @@
 
 use super::pattern::{Pattern, PatternTable, PATTERN_COUNT};
 use super::weights::{
-    pattern_feature, threat_feature, Weights, FEATURES, F_INITIATIVE_THREAT, F_INITIATIVE_WIN,
-    F_TEMPO, MOVER, NEAR_BUCKETS, WAITER,
+    combination_index, combo_key, pattern_feature, threat_feature, Weights, COMBINATIONS, FEATURES,
+    F_INITIATIVE_THREAT, F_INITIATIVE_WIN, F_TEMPO, MOVER, NEAR_BUCKETS, STATE_CODES, THREAT_COUNT,
+    WAITER,
 };
 use crate::game::{Board, Cell, Color, Move, Rule, CELLS, DIRS};
 use std::sync::OnceLock;
@@ -35,12 +36,8 @@ pub enum Threat {
     Five,
 }
 
-pub const THREAT_COUNT: usize = 10;
-
-/// Values of `Evaluator::state_code`: a colour's threats in brief.
-pub const STATE_CODES: usize = 72;
-/// Threat states of a position: side to move's code by the opponent's.
-pub const STATES: usize = STATE_CODES * STATE_CODES;
+// The weights hold one threat bonus per `Threat` value (`weights::THREAT_COUNT`).
+const _: () = assert!(Threat::Five as usize + 1 == THREAT_COUNT);
 
 impl Threat {
     #[inline]
@@ -121,9 +118,6 @@ struct Combined {
     policy: [i16; 2],
 }
 
-/// Ordered combinations of four line patterns (one per direction).
-pub const COMBINATIONS: usize = PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT;
-
 /// A square's value for one role: its four patterns' values plus its threat's bonus plus
 /// the correction for its combination of patterns (`Weights::combo`).
 fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) -> i16 {
@@ -131,13 +125,6 @@ fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) ->
         .map(|&p| w.pattern[role][p as usize])
         .fold(w.threat[role][threat as usize], i16::saturating_add)
         .saturating_add(w.combo[role][combo_key(pats)])
-}
-
-/// The combination of four patterns whatever their directions: the combination index of
-/// the patterns sorted from best to worst, below `COMBINATIONS`.
-pub fn combo_key(mut pats: [Pattern; 4]) -> usize {
-    pats.sort_unstable_by(|a, b| b.cmp(a));
-    combination_index(pats)
 }
 
 /// `combine` and the value sums for every four patterns, looked up on each pattern change
@@ -170,11 +157,6 @@ fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
             })
             .collect()
     })
-}
-
-#[inline]
-fn combination_index(pats: [Pattern; 4]) -> usize {
-    pats.iter().fold(0, |i, &p| i * PATTERN_COUNT + p as usize)
 }
 
 /// What one step of direction `d`'s pattern weighs in `combination_index`.
