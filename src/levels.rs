@@ -9,7 +9,7 @@ pub struct Level {
 }
 
 /// Levels 1 to 5, weakest first. Each step is four to five times the nodes of the one below;
-/// the README gives the matches that calibrated them.
+/// `docs/board.md` gives the matches that calibrated them.
 pub const LEVELS: [Level; 5] = [
     Level {
         name: "Beginner",

@@ -1,4 +1,4 @@
-//! `fivefold-board`: a local web board to play and watch Gomocup brains. See README.
+//! `fivefold-board`: a local web board to play and watch Gomocup brains. See `docs/board.md`.
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;

@@ -1,6 +1,6 @@
 //! fivefold-protocol-check: runs the protocol conformance cases against any brain.
 //!
-//! Usage: fivefold-protocol-check [OPTIONS] [--] BRAIN_CMD [ARGS...]
+//! Usage: `fivefold-protocol-check [OPTIONS] [--] BRAIN_CMD [ARGS...]`
 //! Prints `PASS name` / `FAIL name: reason` per case and a final `N passed, M failed`;
 //! exits 1 when a case failed, 2 on usage or case-file errors.
 

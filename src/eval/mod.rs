@@ -1,4 +1,9 @@
 //! Evaluation: line patterns and the incremental per-square scores built on them.
+//!
+//! `pattern` classifies a line around a square; `weights` owns the feature layout and the
+//! fitted numbers (`src/eval/weights/*.txt`, see `docs/tuning.md`); `score` keeps the
+//! per-square threats and values up to date and sums them into the evaluation. Measured
+//! trials are in `docs/journal.md` ("Trials by subject").
 
 mod pattern;
 mod score;
@@ -6,5 +11,5 @@ pub mod weights;
 
 pub use pattern::PATTERN_COUNT;
 pub use pattern::{Pattern, PatternTable};
-pub use score::{combo_key, Evaluator, Threat, COMBINATIONS, STATES, STATE_CODES, THREAT_COUNT};
-pub use weights::Weights;
+pub use score::{Evaluator, Threat};
+pub use weights::{combo_key, Weights, COMBINATIONS, STATES, STATE_CODES, THREAT_COUNT};

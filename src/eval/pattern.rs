@@ -10,9 +10,8 @@ use crate::game::{key_slot, Color, Rule, KEY_BITS};
 use std::sync::OnceLock;
 
 /// Shape along one line, ordered from worst to best (OL aside).
-/// Finer open threes (straight / split) and open twos (by their moves to an open three),
-/// refitted, 2026-11-24 at 300k / 30k nodes against Rapfi: -0.015 +/- 0.039 (420 games;
-/// README "Finer line patterns", branch `pat14`). Not kept.
+/// Finer threes and twos, refitted, played level (journal "Static evaluation and
+/// improving").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Pattern {

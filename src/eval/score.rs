@@ -4,8 +4,9 @@
 
 use super::pattern::{Pattern, PatternTable, PATTERN_COUNT};
 use super::weights::{
-    pattern_feature, threat_feature, Weights, FEATURES, F_INITIATIVE_THREAT, F_INITIATIVE_WIN,
-    F_TEMPO, MOVER, NEAR_BUCKETS, WAITER,
+    combination_index, combo_key, pattern_feature, threat_feature, Weights, COMBINATIONS, FEATURES,
+    F_INITIATIVE_THREAT, F_INITIATIVE_WIN, F_TEMPO, MOVER, NEAR_BUCKETS, STATE_CODES, THREAT_COUNT,
+    WAITER,
 };
 use crate::game::{Board, Cell, Color, Move, Rule, CELLS, DIRS};
 use std::sync::OnceLock;
@@ -35,12 +36,8 @@ pub enum Threat {
     Five,
 }
 
-pub const THREAT_COUNT: usize = 10;
-
-/// Values of `Evaluator::state_code`: a colour's threats in brief.
-pub const STATE_CODES: usize = 72;
-/// Threat states of a position: side to move's code by the opponent's.
-pub const STATES: usize = STATE_CODES * STATE_CODES;
+// The weights hold one threat bonus per `Threat` value (`weights::THREAT_COUNT`).
+const _: () = assert!(Threat::Five as usize + 1 == THREAT_COUNT);
 
 impl Threat {
     #[inline]
@@ -121,9 +118,6 @@ struct Combined {
     policy: [i16; 2],
 }
 
-/// Ordered combinations of four line patterns (one per direction).
-pub const COMBINATIONS: usize = PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT;
-
 /// A square's value for one role: its four patterns' values plus its threat's bonus plus
 /// the correction for its combination of patterns (`Weights::combo`).
 fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) -> i16 {
@@ -133,19 +127,10 @@ fn square_value(w: &Weights, role: usize, pats: [Pattern; 4], threat: Threat) ->
         .saturating_add(w.combo[role][combo_key(pats)])
 }
 
-/// The combination of four patterns whatever their directions: the combination index of
-/// the patterns sorted from best to worst, below `COMBINATIONS`.
-pub fn combo_key(mut pats: [Pattern; 4]) -> usize {
-    pats.sort_unstable_by(|a, b| b.cmp(a));
-    combination_index(pats)
-}
-
 /// `combine` and the value sums for every four patterns, looked up on each pattern change
 /// instead of recounted. Five tables: freestyle and standard (each its own weights), Black
 /// (forbidden points) and White under renju (each colour its own weights), and the caro
-/// rules. One entry per combination whatever the order of its lines (1001 instead of
-/// 14641, found through a 29 KB index) cut first-level data misses by 3% and was no
-/// faster, 2026-11-26 (README "The pruning scope by side"); not kept.
+/// rules.
 fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
     static TABLES: [OnceLock<Vec<Combined>>; 5] = [const { OnceLock::new() }; 5];
     let slot = match rule {
@@ -172,11 +157,6 @@ fn combined_table(rule: Rule, c: Color) -> &'static [Combined] {
             })
             .collect()
     })
-}
-
-#[inline]
-fn combination_index(pats: [Pattern; 4]) -> usize {
-    pats.iter().fold(0, |i, &p| i * PATTERN_COUNT + p as usize)
 }
 
 /// What one step of direction `d`'s pattern weighs in `combination_index`.
@@ -354,18 +334,8 @@ impl Evaluator {
 
     /// Static score from the side to move's point of view: its shapes with its weights as
     /// mover, the opponent's with the opponent's weights as waiter, and the mover's tempo,
-    /// initiative and threat-state terms. The opponent's waiter sum weighed 11/10 (more
-    /// defence; bench 37410) and 9/10 (bench 44710), 2026-11-24 at 300k / 30k nodes against
-    /// Rapfi, paired with the mean of this build's three runs (README "Null runs"):
-    /// -0.035 +/- 0.064 (114 games) and -0.058 +/- 0.062 (160 games), both stopped.
-    /// The pattern sums averaged with the parent's (as Rapfi does; frames keep the parent's
-    /// sums), 2026-11-25, Fivefold 100k / Rapfi 10k nodes, 200 games on fresh 15x15
-    /// openings where this build scores 0.578: as they are 0.453; refitted in that form
-    /// (validation MSE 0.0642 against 0.0660) 0.570. Not kept (README "What Rapfi's parts
-    /// are worth").
-    /// The freestyle tempo 150 higher (158 -> 308; bench 34908) and 100 lower (58; bench
-    /// 44260), 2026-11-26 at 300k / 30k nodes paired with the mean of four base runs:
-    /// -0.083 +/- 0.074 and -0.060 +/- 0.068. The fitted value stays.
+    /// initiative and threat-state terms. Rescaled, averaged with the parent's, or with
+    /// another tempo, it played worse (journal "Static evaluation and improving").
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
         let w = self.weights[side.idx()];

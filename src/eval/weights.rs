@@ -8,7 +8,6 @@
 
 use super::pattern::Pattern;
 use super::pattern::PATTERN_COUNT;
-use super::score::{combo_key, COMBINATIONS, STATES, STATE_CODES, THREAT_COUNT};
 use crate::game::{Color, Move, Rule};
 use std::sync::OnceLock;
 
@@ -27,6 +26,34 @@ pub const STANDARD_TEXT: &str = include_str!("weights/standard.txt");
 pub const RENJU_BLACK_TEXT: &str = include_str!("weights/renju_black.txt");
 /// White's renju weights.
 pub const RENJU_WHITE_TEXT: &str = include_str!("weights/renju_white.txt");
+
+// The feature layout: what the weights are indexed by. The evaluator (`score.rs`) and
+// the tuner read these; this file depends on nothing in the evaluator.
+
+/// Number of combined threats (`Threat` in `score.rs`, which checks it): the length of
+/// `Weights::threat`.
+pub const THREAT_COUNT: usize = 10;
+
+/// Values of `Evaluator::state_code`: a colour's threats in brief.
+pub const STATE_CODES: usize = 72;
+/// Threat states of a position: side to move's code by the opponent's.
+pub const STATES: usize = STATE_CODES * STATE_CODES;
+
+/// Ordered combinations of four line patterns (one per direction).
+pub const COMBINATIONS: usize = PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT * PATTERN_COUNT;
+
+/// The index of four line patterns in direction order, below `COMBINATIONS`.
+#[inline]
+pub(super) fn combination_index(pats: [Pattern; 4]) -> usize {
+    pats.iter().fold(0, |i, &p| i * PATTERN_COUNT + p as usize)
+}
+
+/// The combination of four patterns whatever their directions: the combination index of
+/// the patterns sorted from best to worst, below `COMBINATIONS`.
+pub fn combo_key(mut pats: [Pattern; 4]) -> usize {
+    pats.sort_unstable_by(|a, b| b.cmp(a));
+    combination_index(pats)
+}
 
 /// Length of a feature vector: tempo, the two initiative terms, then per role the
 /// pattern values and the threat bonuses.

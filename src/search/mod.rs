@@ -2,6 +2,9 @@
 //!
 //! The face of this module is `Searcher::search`: give it a position and limits, get a move.
 //! `Searcher` keeps what outlives one move (hash table, history); `Search` is one run.
+//!
+//! A comment's pointer `journal "Section"` names a section of `docs/journal.md` ("Trials by
+//! subject"), which holds the measurements behind each step and the variants not kept.
 
 mod alphabeta;
 pub mod bench;
@@ -30,23 +33,9 @@ const MAX_PLY: usize = 128;
 const MAX_DEPTH: u32 = 64;
 /// VCF nodes allowed at the root before the main search starts.
 const ROOT_VCF_NODES: u64 = 300_000;
-/// VCT nodes allowed at the root after the VCF (see `vct.rs`). Against Rapfi at 10k
-/// nodes, Fivefold at 100k, paired with the build without it (points a game, 420 games
-/// each, 95% errors): as played here, +0.031 +/- 0.042 on 15x15 and +0.036 +/- 0.036 on
-/// 20x20 freestyle (about +0.033 +/- 0.028 over the 840); played at once instead of after
-/// the main search, the same. Under the standard rule, played at once, -0.045 +/- 0.041
-/// (it finds fewer wins for its nodes there; no claimed win was lost in any game), so
-/// it is off there. With 3k nodes: -0.006 +/- 0.054 (233 games, 15x15), -0.034 +/-
-/// 0.046 (281, standard). Checking the opponent's VCT after each new best move (3k
-/// nodes, dropping the move if found): -0.017 +/- 0.041 (420, 15x15).
-/// More nodes, 2026-11-25 at 300k / 30k nodes, paired with the mean of four runs of this
-/// build (15x15 set a): 30k -0.020 +/- 0.033, 100k -0.021 +/- 0.032 (about 325 games
-/// each). A VCT that keeps each position's result in the hash table finds the wins of 10%
-/// more game positions at 10k nodes (1019 of 5290, against 923; 1092 at 100k without
-/// it), but as more nodes did not play better it was not merged (branch `vct`).
-/// A VCT at inner nodes too (where every move is allowed and the side to move has two
-/// squares of an open three or more; from depth 3, 4 or 6 with 300, 1000 or 3000 nodes),
-/// 2026-11-26: `wins` 37 -> 23, 21 and 20 of 55. Not played.
+/// VCT nodes allowed at the root after the VCF (see `vct.rs`): +0.033 +/- 0.028 a game
+/// against Rapfi at 100k / 10k nodes on freestyle; off under the standard rule, where it
+/// lost 0.045; more nodes played no better (journal "Root VCT").
 const ROOT_VCT_NODES: u64 = 10_000;
 
 /// What bounds one search besides the stop flag.
@@ -141,9 +130,7 @@ impl Searcher {
     ) -> SearchResult {
         self.tt.new_search();
         // History is kept whole between moves: its entries are bounded (see
-        // `history_gravity`). Under the rule before (capped sums), divided by 2 instead of 8
-        // between moves, 2026-11-26 at 300k / 30k nodes against Rapfi, paired with the mean
-        // of four base runs: -0.010 +/- 0.055; cleared (divided by 1000): -0.068 +/- 0.055.
+        // `history_gravity`).
         let mut pos = Position::new(board);
         let helpers = if limits.max_nodes.is_some() {
             0

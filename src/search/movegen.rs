@@ -112,9 +112,6 @@ impl MoveList {
     pub fn pick(&mut self, i: usize) -> Move {
         // The first of equal scores wins. The running best is kept in a register and the
         // slice walked by iterator, which takes the bounds checks out of the loop.
-        // The maximum found first and then its first position (2.3% fewer instructions
-        // a node, cachegrind `bench 10`), 2026-11-26: no faster (median nodes a second of
-        // 12 interleaved `bench 12` runs equal). Not kept.
         let rest = &self.scores()[i..];
         let (mut best, mut top) = (0, rest[0]);
         for (j, &s) in rest.iter().enumerate().skip(1) {
@@ -160,14 +157,8 @@ pub fn generate(pos: &Position, mode: Mode, history: &[i32], list: &mut MoveList
     let us = pos.side();
     list.len = 0;
     // Only squares near a stone are candidates, and they all lie inside the reach.
-    // Near is the 5x5 square around a stone (`Board::near`). Other neighbourhoods,
-    // 2026-11-24 at 300k / 30k nodes against Rapfi, paired with the mean of this build's
-    // three runs (README "Null runs"), fresh 15x15 set a: Rapfi's 7x7 square plus the
-    // eight lines out to 4 (bench 69748) -0.066 +/- 0.048 (202 games, stopped); the 5x5
-    // square plus lines to 3 (bench 50538) -0.028 +/- 0.041 (244, stopped); the 3x3
-    // square plus lines to 2 (bench 36478) -0.012 +/- 0.032 (420); the 3x3 square plus
-    // lines to 3 (bench 49050) +0.002 +/- 0.036 (420). None kept: wider loses, the rest
-    // are level.
+    // Near is the 5x5 square around a stone (`Board::near`); wider neighbourhoods lost,
+    // narrower ones played level (journal "Move generation and ordering").
     let Some(r) = pos.board.reach() else {
         return;
     };
@@ -299,15 +290,8 @@ impl SquareSet {
 /// blocked, the squares on `q`'s lines where we would make a three, so that the forced
 /// block becomes a four of ours and gains the tempo back. `None` when the block at `q`
 /// already makes a four of ours: then the four-three is no threat and any move may do.
-/// Intersecting the sets of every four-three point (as for open threes) instead of taking
-/// the first point's, 2026-11-24: bench unchanged, bench 11 +0.01%, `wins` 30 -> 28 of 55
-/// (the mode is rare: 3k of 172k generating nodes in bench 11). Not played.
-/// The exact set, 2026-11-24 (on a three's line only the squares whose stone leaves `p`
-/// less than an open three there, found from the line key; on the four's line only the
-/// square where the four would be blocked, and its counter threes): bench 40277, `wins`
-/// 30 -> 31 of 55 (geometric mean 1.01M -> 0.95M nodes), the tactics suite unchanged,
-/// but at 300k / 30k nodes against Rapfi, paired with this build: -0.054 +/- 0.038
-/// (420 games, fresh 15x15 set). Not kept: the wider set plays better.
+/// The exact set and the intersection over all points played or solved worse (journal
+/// "Threat defences").
 fn four_three_defence(pos: &Position) -> Option<SquareSet> {
     let us = pos.side();
     let them = us.opp();
@@ -346,14 +330,10 @@ fn four_three_defence(pos: &Position) -> Option<SquareSet> {
 /// different lines (a double three) only a square on both can help, often none: then the
 /// node has our fours alone, and none means it is lost. A point left out only makes the
 /// set larger; Black's forbidden points in renju do not count.
-/// Measured on 2026-11-24 against the set it replaced (every square where the opponent
-/// would make a four, on any line), paired by opening against Rapfi (classical): at
-/// Fivefold 300k / Rapfi 30k nodes +0.024 +/- 0.042 points a game (840 games: 15x15 sets
-/// d and c); at 500 ms / 50 ms +0.017 +/- 0.070 (210 games, first half of set c); `wins`
-/// 21 -> 30 of 55 solved at 2M nodes; the tactics suite unchanged (100/103); bench 11 in
-/// 8% fewer instructions. The games pooled: +0.022 +/- 0.036 (1050), within noise but
-/// pointing the same way as the rest. Left out, as Rapfi leaves it out: a move that makes
-/// no four but readies a VCF of ours, which can also answer an open three.
+/// Against the set it replaced (every square where the opponent would make a four):
+/// +0.022 +/- 0.036 a game against Rapfi, `wins` 21 -> 30 of 55 (journal "Threat
+/// defences"). Left out, as Rapfi leaves it out: a move that makes no four but readies
+/// a VCF of ours, which can also answer an open three.
 fn restrict_to_stops(pos: &Position, p: Move, stops: &mut Option<SquareSet>) {
     let them = pos.side().opp();
     if !pos.is_legal_for(them, p) {
@@ -395,16 +375,9 @@ fn makes_four_for(pos: &Position, c: Color, m: Move) -> bool {
 
 /// Static ordering score: own threats first, then blocks, then, within a tier, the
 /// fitted move-ordering table (`Evaluator::policy`, with `Near` in `generate`), or
-/// without one the combined shape value. The table fitted to Rapfi's moves, against
-/// Rapfi at 100k / 10k nodes paired with the shape values: +0.032 +/- 0.031 points a game
-/// over 1224 games on 15x15 and 20x20 (about +20 Elo); the table without the distance
-/// terms -0.036 +/- 0.054, and without the threat tiers +0.001 +/- 0.059 (15x15).
-/// This ordering in Rapfi's search in place of Rapfi's own move scores (the table, the
-/// distance terms and the tiers; Rapfi's history kept), 2026-11-25, Rapfi against itself
-/// at 30k nodes: 58-139-3, -149 +/- 41 Elo; without the tiers 36-162-2, -258 +/- 57;
-/// with Rapfi's history weighed as ours (about 0-2000), 90-102-8, -21 +/- 36 (README
-/// "What Rapfi's parts are worth"). History carries this ordering: the table, fitted to
-/// the moves a strong engine plays, is a weak search ordering on its own.
+/// without one the combined shape value. The table fitted to Rapfi's moves: +0.032 +/-
+/// 0.031 a game (about +20 Elo) against Rapfi at 100k / 10k nodes; history carries this
+/// ordering, the table alone is weak (journal "Move generation and ordering").
 #[inline]
 pub fn order_score(pos: &Position, us: Color, m: Move) -> i32 {
     let within = if pos.eval.has_policy() {
@@ -418,28 +391,18 @@ pub fn order_score(pos: &Position, us: Color, m: Move) -> i32 {
 /// Whether a move with `history` counts as quiet (late-move pruning and full reductions
 /// apply): its threat tier, shape values and history stay below `QUIET_SCORE`. The
 /// threshold was set on the ordering score before the fitted policy and is kept.
-/// History counts here and in the ordering (bounded, see `Search::history_gravity`).
-/// Under the capped rule before it, which saturated in long searches, at 300k / 30k nodes (210 games, the first half of the fresh 15x15
-/// set c, paired with this build, 2026-11-24) quietness without history scored -0.074
-/// +/- 0.074, and history at half its weight in the ordering -0.043 +/- 0.079.
-/// Rapfi's history rule goes negative, so a move of our own three or four (tier 4) with
-/// a bad history counts as quiet and may be pruned: at `bench 12` 114k of the 197k such
-/// moves met in the move loop. History read as at least 0 here (none of them quiet;
-/// bench 37639 -> 42061, `bench 12` nodes +11%), 2026-11-26 (session 25) at 1M / 100k
-/// nodes paired with this build: 95-98-7, -0.040 +/- 0.079. Not kept.
+/// History counts here and in the ordering (bounded, see `Search::history_gravity`;
+/// journal "History").
 #[inline]
 pub fn is_quiet(pos: &Position, us: Color, m: Move, history: i32) -> bool {
     tier(pos, us, m) * 1000 + shape_value(pos, us, m) + history < QUIET_SCORE
 }
 
 /// Moves whose tier, shape value and history reach this make or stop a three or four.
-/// 5000, 2026-11-24 (more moves quiet; 100k / 10k nodes, 420 games on the fresh 15x15
-/// set c, paired): +0.004 +/- 0.058. 3000 searches the bench identically.
 const QUIET_SCORE: i32 = 4_000;
 
-/// Our plain four (a four and nothing else) ranked with the blocks (tier 2) instead of
-/// with our open threes (4), 2026-11-24 (100k / 10k nodes, 420 games on the fresh 15x15
-/// set c, paired with this build): -0.024 +/- 0.057. Not kept.
+/// Threat tier of `m`: twice the rank of the threat it makes for us, or the rank of the
+/// opponent's threat it stops, whichever is higher.
 #[inline]
 fn tier(pos: &Position, us: Color, m: Move) -> i32 {
     let attack = pos.threat(us, m).order_rank() * 2;

@@ -49,10 +49,8 @@ impl TimeBudget {
     /// it). Self-play at 300 ms a move: 65-54-1 (+32 +/- 60) against stopping at half the
     /// budget. Bound by the match clock, the next depth, which costs a few times the last,
     /// must fit in `soft`, or a move could take all of `hard` (a third of the time left).
-    /// That target scaled after each depth by how settled the search is (x0.6 once the
-    /// best move has held, up to x2.5 while it changes or the score falls; branch `tm`),
-    /// 2026-11-24 in self-play against this build, 15x15 at 5 s a move and 12 s a game,
-    /// two games at a time: 382-373-45 (800 games, +4 +/- 14 Elo). Not kept.
+    /// Scaling that target by how settled the search is: +4 +/- 14 Elo, not kept (journal
+    /// "Time use").
     pub fn start_next_depth(&self, elapsed: Duration) -> bool {
         if self.soft >= self.hard {
             elapsed < self.hard

@@ -37,6 +37,9 @@ static STOP: AtomicBool = AtomicBool::new(false);
     after_help = "Engine commands are split like a shell line: \"python3 brain.py --level easy\".\n\
                   Scores, Elo and SPRT are from engine A's point of view."
 )]
+// The field comments are clap's `--help` text, not Markdown: rustdoc may not read
+// `<time>` as HTML or `[,alpha,beta]` as a link.
+#[allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
 struct Cli {
     /// Command line of engine A
     engine_a: String,

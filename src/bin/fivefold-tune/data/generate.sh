@@ -15,7 +15,7 @@
 # images.
 # labels.txt and labels2.txt are not made by this script either: Rapfi's search scores for
 # positions of the four freestyle files (fivefold-tune --dump-positions --label-with, see
-# README "Search labels"), Rapfi at 20,000 nodes; labels2.txt leaves out labels.txt's.
+# docs/tuning.md, "Search labels"), Rapfi at 20,000 nodes; labels2.txt leaves out labels.txt's.
 # Each run plays every opening of the suite twice (colours swapped); node limits differ
 # between runs so a deterministic engine still plays new games. A run whose folder exists
 # is skipped, so an interrupted generation resumes (delete a partial run's folder first).
