@@ -258,7 +258,7 @@ mod tests {
             [a.clone(), b.clone()]
         );
         let mut both = file(&[a.clone(), b.clone()]);
-        both.extend(file(&[c.clone()]));
+        both.extend(file(std::slice::from_ref(&c)));
         assert_eq!(parse_games(&both).unwrap(), [a, b, c]);
         assert_eq!(parse_games(&file(&[])).unwrap(), []);
     }
