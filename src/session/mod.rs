@@ -33,6 +33,9 @@ use std::time::{Duration, Instant};
 pub const RENJU_NOTICE: &str =
     "renju: forbidden points are checked exactly for the move we play and for Black's moves and fours in the search; the evaluation judges them by shape";
 
+/// The table a first search makes when none was made at START: 2 ms to make.
+const FIRST_SEARCH_HASH_BYTES: usize = 8 << 20;
+
 const NO_GAME: &str = "no game started: send START first";
 
 /// Everything a command needs besides the session: when it arrived (the move clock
@@ -102,6 +105,8 @@ impl Session {
             log::warn!("ERROR {reason}");
             emit(Reply::Error(reason));
         }
+        // A table made small for a first search grows now that the reply is out.
+        self.resize_hash_if_needed();
     }
 
     fn dispatch(&mut self, cmd: Command, ctx: &Context, emit: Emit) -> Result<(), String> {
@@ -198,9 +203,11 @@ impl Session {
         // The hash table is made (and its pages touched) now, not in the first move's time,
         // but only once the manager has said how much memory we have: Piskvork and
         // GomocupJudge send START before the INFO block, and a table made at the default
-        // size then took 137 MiB under a 64 MiB limit. Otherwise the first search makes it.
-        if self.settings.memory_known {
-            self.ensure_searcher();
+        // size then took 137 MiB under a 64 MiB limit. Otherwise the first search makes a
+        // small one (`ensure_searcher`) and the full one follows its move.
+        if self.settings.memory_known && self.searcher.is_none() {
+            self.searcher_hash_bytes = self.settings.hash_bytes();
+            self.searcher = Some(Searcher::new(self.searcher_hash_bytes));
         }
         self.renju_notice_due = true;
         self.blocked.clear();
@@ -289,9 +296,13 @@ impl Session {
         }
     }
 
+    /// A search with no table yet (START came before the INFO block) makes a small one:
+    /// touching the pages of the full 128 MiB took 50 ms, half of a 100 ms move, and the
+    /// root VCF then ran out of time. The full table is made once the reply is sent
+    /// (`handle_with`), in the opponent's time.
     fn ensure_searcher(&mut self) {
         if self.searcher.is_none() {
-            self.searcher_hash_bytes = self.settings.hash_bytes();
+            self.searcher_hash_bytes = self.settings.hash_bytes().min(FIRST_SEARCH_HASH_BYTES);
             self.searcher = Some(Searcher::new(self.searcher_hash_bytes));
         }
         if let Some(searcher) = self.searcher.as_mut() {
