@@ -1,5 +1,6 @@
 //! Evaluation: line patterns and the incremental per-square scores built on them.
 
+pub mod nn;
 mod pattern;
 mod score;
 pub mod weights;
