@@ -112,20 +112,25 @@ fn log_softmax3(v: [f32; 3]) -> [f32; 3] {
 
 /// Losses of the forward pass in `s` (run `model.forward(s)` first).
 pub fn losses(s: &Scratch, t: &Target) -> Losses {
-    let lv = log_softmax3(s.value);
+    losses_of(s.value, &s.policy, t)
+}
+
+/// Losses of value logits and policy logits (`-inf` on occupied squares).
+pub fn losses_of(value: [f32; 3], policy: &[f32], t: &Target) -> Losses {
+    let lv = log_softmax3(value);
     let value = -(0..3).map(|k| t.value[k] * lv[k]).sum::<f32>();
-    let policy = t.best.map(|b| {
-        let top = s.policy.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let sum: f32 = s.policy.iter().map(|p| (p - top).exp()).sum();
-        top + sum.ln() - s.policy[b]
+    let loss = t.best.map(|b| {
+        let top = policy.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let sum: f32 = policy.iter().map(|p| (p - top).exp()).sum();
+        top + sum.ln() - policy[b]
     });
     let top1 = t.best.is_some_and(|b| {
-        let arg = (0..s.policy.len()).max_by(|&i, &j| s.policy[i].total_cmp(&s.policy[j]));
+        let arg = (0..policy.len()).max_by(|&i, &j| policy[i].total_cmp(&policy[j]));
         arg == Some(b)
     });
     Losses {
         value,
-        policy,
+        policy: loss,
         top1,
     }
 }

@@ -10,13 +10,14 @@
 mod adam;
 mod backprop;
 mod data;
+mod quant_check;
 mod train;
 
 use adam::Adam;
 use clap::Parser;
 use data::{load, symmetries, Dataset, TargetOptions};
 use fivefold::data::rng::SplitMix64;
-use fivefold::eval::nn::Model;
+use fivefold::eval::nn::{Model, QuantModel};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -63,6 +64,10 @@ pub struct Cli {
     /// Weight of the policy loss beside the value loss
     #[arg(long, default_value_t = 1.0)]
     policy_weight: f32,
+    /// Also write the quantised network here, after checking its validation losses
+    /// against the float network's
+    #[arg(long)]
+    quant_out: Option<PathBuf>,
 }
 
 /// One epoch's figures.
@@ -204,7 +209,30 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
     if cli.epochs == 0 {
         model.save(&cli.out)?;
     }
+    if let Some(path) = &cli.quant_out {
+        export_quantised(&model, &val, path, log)?;
+    }
     Ok(rows)
+}
+
+/// Quantises, reports the validation losses of both networks, writes the integer one.
+fn export_quantised(
+    model: &Model,
+    val: &Dataset,
+    path: &std::path::Path,
+    log: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let q = QuantModel::from_float(model)?;
+    let (float, quant, worst) = quant_check::compare(model, &q, val, 20_000);
+    log(&format!(
+        "quantised: {} | float: {} | value loss {:+.5}, policy loss {:+.5}, top1 {:+.4}, largest value-logit difference {worst:.4}",
+        print_stats("val", &quant),
+        print_stats("val", &float),
+        quant.value_loss() - float.value_loss(),
+        quant.policy_loss() - float.policy_loss(),
+        quant.top1() - float.top1(),
+    ));
+    std::fs::write(path, q.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn main() {
@@ -267,7 +295,15 @@ mod tests {
         let dir = temp_dir("smoke");
         let data = tiny_data(&dir);
         let out = dir.join("net.bin");
-        let rows = run(&cli(data.clone(), out.clone(), 2), &mut |_| {}).expect("training");
+        let mut with_quant = cli(data.clone(), out.clone(), 2);
+        with_quant.quant_out = Some(dir.join("net.q"));
+        let mut log = Vec::new();
+        let rows = run(&with_quant, &mut |line| log.push(line.to_string())).expect("training");
+        assert!(
+            log.last().is_some_and(|l| l.starts_with("quantised")),
+            "{log:?}"
+        );
+        assert!(std::fs::metadata(dir.join("net.q")).is_ok_and(|m| m.len() > 1_000_000));
         assert_eq!(rows.len(), 3);
         assert!(rows[0].val.positions > 0);
         assert!(

@@ -19,7 +19,7 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, l: Losses) {
+    pub fn add(&mut self, l: Losses) {
         self.positions += 1;
         self.value += l.value as f64;
         if let Some(p) = l.policy {
