@@ -38,6 +38,23 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// Mean entropy of the value targets: the value loss of a perfect fit.
+    pub fn value_entropy(&self) -> f64 {
+        let h = |p: f32| {
+            if p > 0.0 {
+                -(p as f64) * (p as f64).ln()
+            } else {
+                0.0
+            }
+        };
+        let sum: f64 = self
+            .samples
+            .iter()
+            .map(|s| s.value.iter().map(|&p| h(p)).sum::<f64>())
+            .sum();
+        sum / self.samples.len().max(1) as f64
+    }
+
     pub fn cells_of(&self, s: &Sample) -> &[u8] {
         let n = s.width as usize * s.height as usize;
         &self.cells[s.at as usize..s.at as usize + n]

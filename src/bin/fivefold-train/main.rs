@@ -146,6 +146,11 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
         val.samples.len(),
         val.games
     ));
+    log(&format!(
+        "value-target entropy (the value loss of a perfect fit): train {:.4}, val {:.4}",
+        train.value_entropy(),
+        val.value_entropy()
+    ));
     let mut model = match &cli.init {
         Some(path) => Model::load(path)?,
         None => Model::random(cli.seed),

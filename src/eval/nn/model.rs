@@ -336,6 +336,27 @@ mod tests {
     }
 
     #[test]
+    fn the_forward_pass_does_not_reallocate_up_to_the_largest_board() {
+        let model = Model::random(5);
+        let mut s = Scratch::new();
+        let before = (
+            s.acc.as_ptr(),
+            s.hpad.as_ptr(),
+            s.policy.as_ptr(),
+            s.shapes.as_ptr(),
+        );
+        model.evaluate(&board_with(&[(3, 3)], MAX_SIZE), &mut s);
+        model.evaluate(&board_with(&[(3, 3)], 15), &mut s);
+        let after = (
+            s.acc.as_ptr(),
+            s.hpad.as_ptr(),
+            s.policy.as_ptr(),
+            s.shapes.as_ptr(),
+        );
+        assert_eq!(before, after);
+    }
+
+    #[test]
     fn different_positions_get_different_values() {
         let model = Model::random(4);
         let mut s = Scratch::new();

@@ -8,7 +8,7 @@
 //! infinity) before the clipped ReLU. Outputs are int32 logits at `OUT_SCALE`.
 
 use super::features::SHAPES;
-use super::file::fnv1a;
+use super::file::{fnv1a, LoadError};
 use super::model::{layout::*, Model, Scratch, D, HIDDEN, KERNEL};
 
 pub const ONE_SHIFT: u32 = 9;
@@ -249,6 +249,84 @@ impl QuantModel {
     }
 }
 
+/// Reads little-endian integers off a byte slice, failing on a short read.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], LoadError> {
+        let end = self.at + N;
+        let slice = self.bytes.get(self.at..end).ok_or(LoadError::Truncated {
+            len: self.bytes.len(),
+            want: end,
+        })?;
+        self.at = end;
+        let mut out = [0u8; N];
+        out.copy_from_slice(slice);
+        Ok(out)
+    }
+
+    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, LoadError> {
+        (0..n)
+            .map(|_| self.take().map(i16::from_le_bytes))
+            .collect()
+    }
+
+    fn i32s(&mut self, n: usize) -> Result<Vec<i32>, LoadError> {
+        (0..n)
+            .map(|_| self.take().map(i32::from_le_bytes))
+            .collect()
+    }
+}
+
+impl QuantModel {
+    /// Reads a quantised weight file; errors as `Model::from_bytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantModel, LoadError> {
+        if bytes.len() < 8 || &bytes[..6] != QMAGIC {
+            return Err(LoadError::NotANetwork);
+        }
+        let mut r = Reader { bytes, at: 6 };
+        let version = u16::from_le_bytes(r.take()?);
+        if version != QVERSION {
+            return Err(LoadError::Version(version));
+        }
+        let dims = [r.take()?, r.take()?, r.take()?].map(u32::from_le_bytes);
+        let build = [SHAPES as u32, D as u32, HIDDEN as u32];
+        if dims != build {
+            return Err(LoadError::Dimensions {
+                file: [dims[0], dims[1], dims[2], 0],
+                build: [build[0], build[1], build[2], 0],
+            });
+        }
+        let q = QuantModel {
+            embed: r.i16s(SHAPES * D)?,
+            embed_b: r.i16s(D)?,
+            conv_w: r.i16s(KERNEL * D)?,
+            conv_b: r.i32s(D)?,
+            v1_w: r.i16s(HIDDEN * D)?,
+            v1_b: r.i32s(HIDDEN)?,
+            v2_w: r.i16s(3 * HIDDEN)?,
+            v2_b: r.i32s(3)?,
+            pol_u: r.i16s(D)?,
+            pol_b: i32::from_le_bytes(r.take()?),
+        };
+        let body = r.at;
+        let sum = u64::from_le_bytes(r.take()?);
+        if r.at != bytes.len() {
+            return Err(LoadError::TrailingBytes {
+                len: bytes.len(),
+                want: r.at,
+            });
+        }
+        if fnv1a(&bytes[..body]) != sum {
+            return Err(LoadError::Checksum);
+        }
+        Ok(q)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +357,25 @@ mod tests {
             let qp = QuantModel::to_float(qp);
             assert!(p == qp || (p - qp).abs() < 0.05, "square {i}: {p} vs {qp}");
         }
+    }
+
+    #[test]
+    fn the_quantised_file_loads_back_and_refuses_damage() {
+        let q = QuantModel::from_float(&Model::random(3)).expect("fits");
+        let bytes = q.to_bytes();
+        assert_eq!(QuantModel::from_bytes(&bytes).as_ref(), Ok(&q));
+        let short = QuantModel::from_bytes(&bytes[..bytes.len() - 3]);
+        assert!(matches!(short, Err(LoadError::Truncated { .. })));
+        let mut bad = bytes.clone();
+        bad[1000] ^= 4;
+        assert_eq!(QuantModel::from_bytes(&bad), Err(LoadError::Checksum));
+        let mut bad = bytes.clone();
+        bad[6] = 9;
+        assert_eq!(QuantModel::from_bytes(&bad), Err(LoadError::Version(9)));
+        assert_eq!(
+            QuantModel::from_bytes(&Model::random(3).to_bytes()),
+            Err(LoadError::NotANetwork)
+        );
     }
 
     #[test]
