@@ -1,11 +1,14 @@
 //! Adam with sparse embedding updates: every dense block steps each batch, embedding rows
-//! only when a batch touched them (their moments wait meanwhile: "lazy" Adam).
+//! only when a batch touched them (their moments wait meanwhile: "lazy" Adam). Weight
+//! decay, when asked for, is decoupled (AdamW) and also lazy.
 
 use crate::backprop::Grad;
 use fivefold::eval::nn::model::{layout::*, D};
 
 pub struct Adam {
     pub lr: f32,
+    /// Decoupled weight decay (AdamW), applied to the parameters a step updates.
+    pub weight_decay: f32,
     beta1: f32,
     beta2: f32,
     eps: f32,
@@ -18,6 +21,7 @@ impl Adam {
     pub fn new(lr: f32) -> Adam {
         Adam {
             lr,
+            weight_decay: 0.0,
             beta1: 0.9,
             beta2: 0.999,
             eps: 1e-8,
@@ -49,7 +53,8 @@ impl Adam {
         let g = grad.g[i] * scale;
         self.m[i] = self.beta1 * self.m[i] + (1.0 - self.beta1) * g;
         self.v[i] = self.beta2 * self.v[i] + (1.0 - self.beta2) * g * g;
-        params[i] -= lr * self.m[i] / (self.v[i].sqrt() + self.eps);
+        params[i] -= lr * self.m[i] / (self.v[i].sqrt() + self.eps)
+            + self.lr * self.weight_decay * params[i];
     }
 }
 

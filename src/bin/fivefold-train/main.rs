@@ -64,6 +64,9 @@ pub struct Cli {
     /// Weight of the policy loss beside the value loss
     #[arg(long, default_value_t = 1.0)]
     policy_weight: f32,
+    /// Decoupled weight decay (AdamW)
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
     /// Also write the quantised network here, after checking its validation losses
     /// against the float network's
     #[arg(long)]
@@ -156,6 +159,7 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
         None => Model::random(cli.seed),
     };
     let mut adam = Adam::new(cli.lr);
+    adam.weight_decay = cli.weight_decay;
     let mut workers: Vec<Worker> = (0..cli.threads).map(|_| Worker::default()).collect();
     if !val.samples.is_empty() {
         log(&print_stats(
