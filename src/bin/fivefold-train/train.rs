@@ -123,10 +123,9 @@ pub fn run_parallel(
     });
 }
 
-/// One optimizer step on a batch.
-pub fn train_batch(
-    model: &mut Model,
-    adam: &mut Adam,
+/// The summed gradient of a batch, left in `workers[0].grad`.
+pub fn batch_gradient(
+    model: &Model,
     data: &Dataset,
     batch: &[Item],
     policy_weight: f32,
@@ -137,8 +136,24 @@ pub fn train_batch(
     for w in rest {
         first[0].grad.absorb(&mut w.grad);
     }
-    adam.step(&mut model.params, &first[0].grad, 1.0 / batch.len() as f32);
-    first[0].grad.clear();
+}
+
+/// One optimizer step on a batch.
+pub fn train_batch(
+    model: &mut Model,
+    adam: &mut Adam,
+    data: &Dataset,
+    batch: &[Item],
+    policy_weight: f32,
+    workers: &mut [Worker],
+) {
+    batch_gradient(model, data, batch, policy_weight, workers);
+    adam.step(
+        &mut model.params,
+        &workers[0].grad,
+        1.0 / batch.len() as f32,
+    );
+    workers[0].grad.clear();
 }
 
 /// Takes and resets the workers' statistics.
@@ -149,4 +164,65 @@ pub fn take_stats(workers: &mut [Worker]) -> Stats {
         w.stats = Stats::default();
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{add_game, TargetOptions};
+    use fivefold::data::format::{GameRecord, Outcome, Ply};
+
+    /// A game on 9x9 filling squares in a scrambled order, every ply labelled.
+    fn dataset() -> Dataset {
+        let order: Vec<u16> = (0..40u16).map(|i| (i * 37 + 11) % 81).collect();
+        let plies = order
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| Ply {
+                mv,
+                best: order.get(i + 1).copied().unwrap_or(NO_MOVE),
+                score: (i as i16 - 20) * 30,
+            })
+            .collect();
+        let g = GameRecord {
+            rule: 0,
+            width: 9,
+            height: 9,
+            outcome: Outcome::BlackWon,
+            opening: 2,
+            plies,
+        };
+        let mut ds = Dataset::default();
+        let t = TargetOptions {
+            score_scale: 400.0,
+            result_weight: 0.5,
+        };
+        add_game(&mut ds, &g, t);
+        ds
+    }
+
+    #[test]
+    fn threads_share_a_batch_without_losing_gradient() {
+        let data = dataset();
+        let model = Model::random(8);
+        let batch: Vec<Item> = (0..data.samples.len() as u32)
+            .map(|i| (i, (i % 8) as u8))
+            .collect();
+        let gradient = |threads: usize| {
+            let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::default()).collect();
+            batch_gradient(&model, &data, &batch, 1.0, &mut workers);
+            let stats = take_stats(&mut workers);
+            (workers.swap_remove(0).grad.g, stats)
+        };
+        let (one, s1) = gradient(1);
+        let (three, s3) = gradient(3);
+        assert_eq!(s1.positions, batch.len() as u64);
+        assert_eq!(s3.positions, s1.positions);
+        assert!((s1.value - s3.value).abs() < 1e-4);
+        let scale = one.iter().map(|x| x.abs()).fold(0.0f32, f32::max);
+        assert!(scale > 0.0);
+        for (i, (a, b)) in one.iter().zip(&three).enumerate() {
+            assert!((a - b).abs() <= 1e-5 * scale, "parameter {i}: {a} vs {b}");
+        }
+    }
 }
