@@ -219,20 +219,22 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
         model.save(&cli.out)?;
     }
     if let Some(path) = &cli.quant_out {
-        export_quantised(&model, &val, path, log)?;
+        let check = if val.samples.is_empty() { &train } else { &val };
+        export_quantised(&model, check, path, log)?;
     }
     Ok(rows)
 }
 
-/// Quantises, reports the validation losses of both networks, writes the integer one.
+/// Quantises, reports the losses of both networks on `check` (the validation positions,
+/// or the training ones when there are none), writes the integer one.
 fn export_quantised(
     model: &Model,
-    val: &Dataset,
+    check: &Dataset,
     path: &std::path::Path,
     log: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     let q = QuantModel::from_float(model)?;
-    let (float, quant, worst) = quant_check::compare(model, &q, val, 20_000);
+    let (float, quant, worst) = quant_check::compare(model, &q, check, 20_000);
     log(&format!(
         "quantised: {} | float: {} | value loss {:+.5}, policy loss {:+.5}, top1 {:+.4}, largest value-logit difference {worst:.4}",
         print_stats("val", &quant),
