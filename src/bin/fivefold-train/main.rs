@@ -4,7 +4,9 @@
 //! reads every labelled ply after the opening, holds out every n-th game for validation,
 //! and trains with Adam on minibatches split across threads, each position under a random
 //! board symmetry. Per epoch it prints (and writes to the CSV) the value loss, policy loss
-//! and policy top-1 accuracy on training and validation positions, and writes the weights.
+//! and policy top-1 accuracy on training and validation positions. It writes the weights
+//! of the epoch with the lowest validation loss (value + policy_weight * policy), or of
+//! the last epoch when no games are held out or with --keep-last.
 //! Runs are deterministic given the seed and the thread count.
 
 mod adam;
@@ -29,9 +31,12 @@ pub struct Cli {
     /// Data files (fivefold data format; shards may be concatenated)
     #[arg(required = true)]
     data: Vec<PathBuf>,
-    /// Write the weights here (after every epoch)
+    /// Write the weights here (after every epoch that improves the validation loss)
     #[arg(long)]
     out: PathBuf,
+    /// Write the last epoch's weights even when an earlier one validated better
+    #[arg(long)]
+    keep_last: bool,
     /// Start from these weights instead of a fresh network
     #[arg(long)]
     init: Option<PathBuf>,
@@ -179,6 +184,7 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
     let total_batches = cli.epochs * train.samples.len().div_ceil(cli.batch);
     let mut done = 0;
     let mut rows = Vec::new();
+    let mut best: Option<(f64, usize, Model)> = None;
     for epoch in 1..=cli.epochs {
         let start = Instant::now();
         for batch in epoch_items(&train, cli.seed, epoch).chunks(cli.batch) {
@@ -212,12 +218,27 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
         if let Some(f) = csv.as_mut() {
             writeln!(f, "{}", csv_line(&row)).map_err(|e| e.to_string())?;
         }
-        model.save(&cli.out)?;
+        let loss = row.val.value_loss() + cli.policy_weight as f64 * row.val.policy_loss();
+        if cli.keep_last || val.samples.is_empty() || best.as_ref().is_none_or(|b| loss < b.0) {
+            model.save(&cli.out)?;
+            best = Some((loss, epoch, model.clone()));
+        }
         rows.push(row);
     }
-    if cli.epochs == 0 {
-        model.save(&cli.out)?;
-    }
+    let model = match best {
+        Some((loss, epoch, best)) => {
+            if !val.samples.is_empty() {
+                log(&format!(
+                    "wrote epoch {epoch}'s weights (validation loss {loss:.4})"
+                ));
+            }
+            best
+        }
+        None => {
+            model.save(&cli.out)?;
+            model
+        }
+    };
     if let Some(path) = &cli.quant_out {
         let check = if val.samples.is_empty() { &train } else { &val };
         export_quantised(&model, check, path, log)?;
@@ -234,7 +255,7 @@ fn export_quantised(
     log: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     let q = QuantModel::from_float(model)?;
-    let (float, quant, worst) = quant_check::compare(model, &q, check, 20_000);
+    let (float, quant, worst) = quant_check::compare(model, &q, check, 100_000);
     log(&format!(
         "quantised: {} | float: {} | value loss {:+.5}, policy loss {:+.5}, top1 {:+.4}, largest value-logit difference {worst:.4}",
         print_stats("val", &quant),
