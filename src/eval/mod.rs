@@ -5,6 +5,7 @@
 //! per-square threats and values up to date and sums them into the evaluation. Measured
 //! trials are in `docs/journal.md` ("Trials by subject").
 
+pub mod nn;
 mod pattern;
 mod score;
 pub mod weights;

@@ -1,0 +1,77 @@
+//! Adam with sparse embedding updates: every dense block steps each batch, embedding rows
+//! only when a batch touched them (their moments wait meanwhile: "lazy" Adam). Weight
+//! decay, when asked for, is decoupled (AdamW) and also lazy.
+
+use crate::backprop::Grad;
+use fivefold::eval::nn::model::{layout::*, D};
+
+pub struct Adam {
+    pub lr: f32,
+    /// Decoupled weight decay (AdamW), applied to the parameters a step updates.
+    pub weight_decay: f32,
+    beta1: f32,
+    beta2: f32,
+    eps: f32,
+    steps: i32,
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Adam {
+    pub fn new(lr: f32) -> Adam {
+        Adam {
+            lr,
+            weight_decay: 0.0,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            steps: 0,
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+        }
+    }
+
+    /// One step along `grad * scale` (scale = 1 / batch size for a mean loss).
+    pub fn step(&mut self, params: &mut [f32], grad: &Grad, scale: f32) {
+        self.steps += 1;
+        let c1 = 1.0 - self.beta1.powi(self.steps);
+        let c2 = 1.0 - self.beta2.powi(self.steps);
+        let lr = self.lr * c2.sqrt() / c1;
+        for i in EMBED_B..PARAMS {
+            self.update(params, grad, i, scale, lr);
+        }
+        for &r in &grad.touched {
+            let at = EMBED + r as usize * D;
+            for i in at..at + D {
+                self.update(params, grad, i, scale, lr);
+            }
+        }
+    }
+
+    #[inline]
+    fn update(&mut self, params: &mut [f32], grad: &Grad, i: usize, scale: f32, lr: f32) {
+        let g = grad.g[i] * scale;
+        self.m[i] = self.beta1 * self.m[i] + (1.0 - self.beta1) * g;
+        self.v[i] = self.beta2 * self.v[i] + (1.0 - self.beta2) * g * g;
+        params[i] -= lr * self.m[i] / (self.v[i].sqrt() + self.eps)
+            + self.lr * self.weight_decay * params[i];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_moves_against_the_gradient_and_leaves_untouched_rows() {
+        let mut params = vec![0.5f32; PARAMS];
+        let mut grad = Grad::new();
+        grad.g[POL_B] = 2.0;
+        grad.g[V1_B] = -1.0;
+        let mut adam = Adam::new(0.01);
+        adam.step(&mut params, &grad, 1.0);
+        assert!((params[POL_B] - 0.49).abs() < 1e-4, "{}", params[POL_B]);
+        assert!((params[V1_B] - 0.51).abs() < 1e-4);
+        assert_eq!(params[EMBED], 0.5);
+    }
+}

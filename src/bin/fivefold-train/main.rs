@@ -1,0 +1,369 @@
+//! fivefold-train: fits the network (`fivefold::eval::nn`) to data files.
+//!
+//! `fivefold-train data/*.ffd --out net.bin --epochs 10 --threads 2 --loss-csv loss.csv`
+//! reads every labelled ply after the opening, holds out every n-th game for validation,
+//! and trains with Adam on minibatches split across threads, each position under a random
+//! board symmetry. Per epoch it prints (and writes to the CSV) the value loss, policy loss
+//! and policy top-1 accuracy on training and validation positions. It writes the weights
+//! of the epoch with the lowest validation loss (value + policy_weight * policy), or of
+//! the last epoch when no games are held out or with --keep-last.
+//! Runs are deterministic given the seed and the thread count.
+
+mod adam;
+mod backprop;
+mod data;
+mod quant_check;
+mod train;
+
+use adam::Adam;
+use clap::Parser;
+use data::{load, symmetries, Dataset, TargetOptions};
+use fivefold::data::rng::SplitMix64;
+use fivefold::eval::nn::{Model, QuantModel};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use train::{run_parallel, take_stats, train_batch, Item, Stats, Worker};
+
+#[derive(Parser, Debug, Clone)]
+#[command(name = "fivefold-train", version, about = "Trains Fivefold's network")]
+pub struct Cli {
+    /// Data files (fivefold data format; shards may be concatenated)
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Write the weights here (after every epoch that improves the validation loss)
+    #[arg(long)]
+    out: PathBuf,
+    /// Write the last epoch's weights even when an earlier one validated better
+    #[arg(long)]
+    keep_last: bool,
+    /// Start from these weights instead of a fresh network
+    #[arg(long)]
+    init: Option<PathBuf>,
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    /// Adam's learning rate at the start
+    #[arg(long, default_value_t = 2e-3)]
+    lr: f32,
+    /// The learning rate falls linearly to lr * lr_final by the last batch
+    #[arg(long, default_value_t = 0.1)]
+    lr_final: f32,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hold out every n-th game for validation (0: none)
+    #[arg(long, default_value_t = 10)]
+    val_every_nth_game: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write per-epoch losses here
+    #[arg(long)]
+    loss_csv: Option<PathBuf>,
+    /// Search scores map to win probabilities by sigmoid(score / score_scale)
+    #[arg(long, default_value_t = 400.0)]
+    score_scale: f32,
+    /// Weight of the game result in the value target; the rest is the search score's
+    #[arg(long, default_value_t = 0.5)]
+    result_weight: f32,
+    /// Weight of the policy loss beside the value loss
+    #[arg(long, default_value_t = 1.0)]
+    policy_weight: f32,
+    /// Decoupled weight decay (AdamW)
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
+    /// Also write the quantised network here, after checking its validation losses
+    /// against the float network's
+    #[arg(long)]
+    quant_out: Option<PathBuf>,
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochRow {
+    pub epoch: usize,
+    pub train: Stats,
+    pub val: Stats,
+    pub positions_per_s: f64,
+}
+
+const CSV_HEADER: &str =
+    "epoch,train_value,train_policy,train_top1,val_value,val_policy,val_top1,positions_per_s";
+
+fn csv_line(r: &EpochRow) -> String {
+    format!(
+        "{},{:.5},{:.5},{:.4},{:.5},{:.5},{:.4},{:.0}",
+        r.epoch,
+        r.train.value_loss(),
+        r.train.policy_loss(),
+        r.train.top1(),
+        r.val.value_loss(),
+        r.val.policy_loss(),
+        r.val.top1(),
+        r.positions_per_s
+    )
+}
+
+fn print_stats(label: &str, s: &Stats) -> String {
+    format!(
+        "{label} value {:.4} policy {:.4} top1 {:.3}",
+        s.value_loss(),
+        s.policy_loss(),
+        s.top1()
+    )
+}
+
+/// The positions of an epoch in a shuffled order, each with a random symmetry.
+fn epoch_items(data: &Dataset, seed: u64, epoch: usize) -> Vec<Item> {
+    let mut rng = SplitMix64::new(seed ^ (epoch as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
+    let mut items: Vec<Item> = (0..data.samples.len() as u32).map(|i| (i, 0)).collect();
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+    for item in &mut items {
+        let s = &data.samples[item.0 as usize];
+        item.1 = rng.below(symmetries(s.width as usize, s.height as usize) as u64) as u8;
+    }
+    items
+}
+
+fn validate(model: &Model, val: &Dataset, workers: &mut [Worker]) -> Stats {
+    let items: Vec<Item> = (0..val.samples.len() as u32).map(|i| (i, 0)).collect();
+    run_parallel(model, val, &items, false, 1.0, workers);
+    take_stats(workers)
+}
+
+/// Trains as the command line says; `log` gets one line per epoch.
+pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String> {
+    if cli.threads == 0 || cli.batch == 0 {
+        return Err("--threads and --batch must be positive".into());
+    }
+    let targets = TargetOptions {
+        score_scale: cli.score_scale,
+        result_weight: cli.result_weight,
+    };
+    let (train, val) = load(&cli.data, targets, cli.val_every_nth_game)?;
+    if train.samples.is_empty() {
+        return Err("no labelled positions in the training games".into());
+    }
+    log(&format!(
+        "{} training positions from {} games, {} validation positions from {} games",
+        train.samples.len(),
+        train.games,
+        val.samples.len(),
+        val.games
+    ));
+    log(&format!(
+        "value-target entropy (the value loss of a perfect fit): train {:.4}, val {:.4}",
+        train.value_entropy(),
+        val.value_entropy()
+    ));
+    let mut model = match &cli.init {
+        Some(path) => Model::load(path)?,
+        None => Model::random(cli.seed),
+    };
+    let mut adam = Adam::new(cli.lr);
+    adam.weight_decay = cli.weight_decay;
+    let mut workers: Vec<Worker> = (0..cli.threads).map(|_| Worker::default()).collect();
+    if !val.samples.is_empty() {
+        log(&print_stats(
+            "epoch 0: val",
+            &validate(&model, &val, &mut workers),
+        ));
+    }
+    let mut csv = match &cli.loss_csv {
+        Some(path) => {
+            let mut f =
+                std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            writeln!(f, "{CSV_HEADER}").map_err(|e| e.to_string())?;
+            Some(f)
+        }
+        None => None,
+    };
+    let total_batches = cli.epochs * train.samples.len().div_ceil(cli.batch);
+    let mut done = 0;
+    let mut rows = Vec::new();
+    let mut best: Option<(f64, usize, Model)> = None;
+    for epoch in 1..=cli.epochs {
+        let start = Instant::now();
+        for batch in epoch_items(&train, cli.seed, epoch).chunks(cli.batch) {
+            let progress = done as f32 / total_batches.max(1) as f32;
+            adam.lr = cli.lr * (1.0 - progress * (1.0 - cli.lr_final));
+            train_batch(
+                &mut model,
+                &mut adam,
+                &train,
+                batch,
+                cli.policy_weight,
+                &mut workers,
+            );
+            done += 1;
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        let train_stats = take_stats(&mut workers);
+        let val_stats = validate(&model, &val, &mut workers);
+        let row = EpochRow {
+            epoch,
+            train: train_stats,
+            val: val_stats,
+            positions_per_s: train_stats.positions as f64 / seconds.max(1e-9),
+        };
+        log(&format!(
+            "epoch {epoch}: {} | {} | {:.0} positions/s",
+            print_stats("train", &row.train),
+            print_stats("val", &row.val),
+            row.positions_per_s
+        ));
+        if let Some(f) = csv.as_mut() {
+            writeln!(f, "{}", csv_line(&row)).map_err(|e| e.to_string())?;
+        }
+        let loss = row.val.value_loss() + cli.policy_weight as f64 * row.val.policy_loss();
+        if cli.keep_last || val.samples.is_empty() || best.as_ref().is_none_or(|b| loss < b.0) {
+            model.save(&cli.out)?;
+            best = Some((loss, epoch, model.clone()));
+        }
+        rows.push(row);
+    }
+    let model = match best {
+        Some((loss, epoch, best)) => {
+            if !val.samples.is_empty() {
+                log(&format!(
+                    "wrote epoch {epoch}'s weights (validation loss {loss:.4})"
+                ));
+            }
+            best
+        }
+        None => {
+            model.save(&cli.out)?;
+            model
+        }
+    };
+    if let Some(path) = &cli.quant_out {
+        let check = if val.samples.is_empty() { &train } else { &val };
+        export_quantised(&model, check, path, log)?;
+    }
+    Ok(rows)
+}
+
+/// Quantises, reports the losses of both networks on `check` (the validation positions,
+/// or the training ones when there are none), writes the integer one.
+fn export_quantised(
+    model: &Model,
+    check: &Dataset,
+    path: &std::path::Path,
+    log: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let q = QuantModel::from_float(model)?;
+    let (float, quant, worst) = quant_check::compare(model, &q, check, 100_000);
+    log(&format!(
+        "quantised: {} | float: {} | value loss {:+.5}, policy loss {:+.5}, top1 {:+.4}, largest value-logit difference {worst:.4}",
+        print_stats("val", &quant),
+        print_stats("val", &float),
+        quant.value_loss() - float.value_loss(),
+        quant.policy_loss() - float.policy_loss(),
+        quant.top1() - float.top1(),
+    ));
+    std::fs::write(path, q.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(&cli, &mut |line| println!("{line}")) {
+        eprintln!("fivefold-train: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fivefold::data::{play_shard, SelfPlayOptions};
+
+    /// A few quick 9x9 self-play games in a temporary file.
+    fn tiny_data(dir: &std::path::Path) -> PathBuf {
+        let opts = SelfPlayOptions {
+            width: 9,
+            height: 9,
+            nodes: 200,
+            balance_nodes: 100,
+            balance_margin: 400,
+            hash_bytes: 1 << 20,
+            ..SelfPlayOptions::default()
+        };
+        let mut bytes = Vec::new();
+        play_shard(&opts, 3, 12, 0, 1, &mut bytes, &mut |_| {}).expect("self-play");
+        let path = dir.join("tiny.ffd");
+        std::fs::write(&path, bytes).expect("write data");
+        path
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("fivefold-train-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    fn cli(data: PathBuf, out: PathBuf, threads: usize) -> Cli {
+        Cli::parse_from([
+            "fivefold-train",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "3",
+            "--batch",
+            "32",
+            "--threads",
+            &threads.to_string(),
+            "--val-every-nth-game",
+            "4",
+        ])
+    }
+
+    #[test]
+    fn trains_on_a_tiny_set_writes_a_loadable_net_and_repeats_itself() {
+        let dir = temp_dir("smoke");
+        let data = tiny_data(&dir);
+        let out = dir.join("net.bin");
+        let mut with_quant = cli(data.clone(), out.clone(), 2);
+        with_quant.quant_out = Some(dir.join("net.q"));
+        let mut log = Vec::new();
+        let rows = run(&with_quant, &mut |line| log.push(line.to_string())).expect("training");
+        assert!(
+            log.last().is_some_and(|l| l.starts_with("quantised")),
+            "{log:?}"
+        );
+        assert!(std::fs::metadata(dir.join("net.q")).is_ok_and(|m| m.len() > 1_000_000));
+        assert_eq!(rows.len(), 3);
+        assert!(rows[0].val.positions > 0);
+        assert!(
+            rows[2].train.value_loss() < rows[0].train.value_loss(),
+            "{rows:?}"
+        );
+        assert!(rows[2].train.policy_loss() < rows[0].train.policy_loss());
+        let first = std::fs::read(&out).expect("weights");
+        Model::from_bytes(&first).expect("loads");
+        run(&cli(data, out.clone(), 2), &mut |_| {}).expect("training again");
+        assert_eq!(
+            std::fs::read(&out).expect("weights"),
+            first,
+            "deterministic"
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_missing_or_bad_data_file_is_an_error() {
+        let dir = temp_dir("bad");
+        let out = dir.join("net.bin");
+        let err = run(&cli(dir.join("none.ffd"), out.clone(), 1), &mut |_| {}).unwrap_err();
+        assert!(err.contains("none.ffd"), "{err}");
+        let junk = dir.join("junk.ffd");
+        std::fs::write(&junk, b"FFDATA\x01\x00G\x00").expect("write");
+        let err = run(&cli(junk, out, 1), &mut |_| {}).unwrap_err();
+        assert!(err.contains("junk.ffd"), "{err}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

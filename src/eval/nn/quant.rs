@@ -1,0 +1,437 @@
+//! The quantised network: the float model in integers, as the engine will run it.
+//!
+//! Activations (h, m, g, the value head's hidden layer) are int16 with 1.0 = `ONE` (512);
+//! embeddings and their bias are int16 at the same scale, so an accumulator is a plain
+//! int16 sum (the exporter checks it cannot overflow). Convolution and dense weights are
+//! int16 at `WEIGHT` (1024) and their biases int32 at `ONE * WEIGHT`; products sum in int32
+//! and are shifted back by `WEIGHT_SHIFT` (an arithmetic shift: rounding toward minus
+//! infinity) before the clipped ReLU. Outputs are int32 logits at `OUT_SCALE`.
+
+use super::features::SHAPES;
+use super::file::{fnv1a, LoadError};
+use super::model::{layout::*, Model, Scratch, D, HIDDEN, KERNEL};
+
+pub const ONE_SHIFT: u32 = 9;
+pub const ONE: i32 = 1 << ONE_SHIFT;
+pub const WEIGHT_SHIFT: u32 = 10;
+pub const WEIGHT: i32 = 1 << WEIGHT_SHIFT;
+/// Output logits are integers at this scale: `float = int / OUT_SCALE`.
+pub const OUT_SCALE: f32 = (ONE * WEIGHT) as f32;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantModel {
+    pub embed: Vec<i16>,
+    pub embed_b: Vec<i16>,
+    pub conv_w: Vec<i16>,
+    pub conv_b: Vec<i32>,
+    pub v1_w: Vec<i16>,
+    pub v1_b: Vec<i32>,
+    pub v2_w: Vec<i16>,
+    pub v2_b: Vec<i32>,
+    pub pol_u: Vec<i16>,
+    pub pol_b: i32,
+}
+
+/// Integer intermediates of one forward pass, reused between positions.
+pub struct QuantScratch {
+    pub acc: Vec<[i16; D]>,
+    pub hpad: Vec<[i16; D]>,
+    pub m: Vec<[i16; D]>,
+    pub value: [i32; 3],
+    /// Policy logits; `i32::MIN` on occupied squares.
+    pub policy: Vec<i32>,
+}
+
+impl Default for QuantScratch {
+    fn default() -> Self {
+        QuantScratch::new()
+    }
+}
+
+impl QuantScratch {
+    pub fn new() -> QuantScratch {
+        use super::model::MAX_SQUARES;
+        use crate::game::MAX_SIZE;
+        QuantScratch {
+            acc: Vec::with_capacity(MAX_SQUARES),
+            hpad: Vec::with_capacity((MAX_SIZE + 2) * (MAX_SIZE + 2)),
+            m: Vec::with_capacity(MAX_SQUARES),
+            value: [0; 3],
+            policy: Vec::with_capacity(MAX_SQUARES),
+        }
+    }
+
+    fn resize(&mut self, width: usize, height: usize) {
+        let n = width * height;
+        self.acc.resize(n, [0; D]);
+        self.hpad.resize((width + 2) * (height + 2), [0; D]);
+        self.m.resize(n, [0; D]);
+        self.policy.resize(n, 0);
+    }
+}
+
+fn quantise16(values: &[f32], scale: i32, what: &str) -> Result<Vec<i16>, String> {
+    values
+        .iter()
+        .map(|&v| {
+            let q = (v * scale as f32).round();
+            if q.abs() > i16::MAX as f32 {
+                Err(format!("{what}: {v} does not fit int16 at scale {scale}"))
+            } else {
+                Ok(q as i16)
+            }
+        })
+        .collect()
+}
+
+fn quantise32(values: &[f32], scale: i32) -> Vec<i32> {
+    values
+        .iter()
+        .map(|&v| (v as f64 * scale as f64).round() as i32)
+        .collect()
+}
+
+impl QuantModel {
+    /// Quantises a float model; fails when a weight is out of int16 range or when an
+    /// accumulator (bias + four embedding rows) could overflow int16.
+    pub fn from_float(m: &Model) -> Result<QuantModel, String> {
+        let p = &m.params;
+        let q = QuantModel {
+            embed: quantise16(&p[EMBED..EMBED_B], ONE, "embedding")?,
+            embed_b: quantise16(&p[EMBED_B..CONV_W], ONE, "embedding bias")?,
+            conv_w: quantise16(&p[CONV_W..CONV_B], WEIGHT, "convolution")?,
+            conv_b: quantise32(&p[CONV_B..V1_W], ONE * WEIGHT),
+            v1_w: quantise16(&p[V1_W..V1_B], WEIGHT, "value layer 1")?,
+            v1_b: quantise32(&p[V1_B..V2_W], ONE * WEIGHT),
+            v2_w: quantise16(&p[V2_W..V2_B], WEIGHT, "value layer 2")?,
+            v2_b: quantise32(&p[V2_B..POL_U], ONE * WEIGHT),
+            pol_u: quantise16(&p[POL_U..POL_B], WEIGHT, "policy")?,
+            pol_b: (p[POL_B] as f64 * (ONE * WEIGHT) as f64).round() as i32,
+        };
+        let row_max = q.embed.iter().map(|&x| (x as i32).abs()).max().unwrap_or(0);
+        let bias_max = q
+            .embed_b
+            .iter()
+            .map(|&x| (x as i32).abs())
+            .max()
+            .unwrap_or(0);
+        if bias_max + 4 * row_max > i16::MAX as i32 {
+            return Err(format!(
+                "accumulators could overflow int16: bias {bias_max} + 4 x {row_max}"
+            ));
+        }
+        Ok(q)
+    }
+
+    /// Runs the integer network on the inputs loaded in `s` (see `Scratch::load_board`).
+    /// Returns the value logits at `OUT_SCALE`; policy logits are left in `q.policy`.
+    pub fn forward(&self, s: &Scratch, q: &mut QuantScratch) -> [i32; 3] {
+        q.resize(s.width, s.height);
+        self.accumulate(s, q);
+        self.mix(s, q);
+        q.value = self.value_head(q);
+        self.policy_head(s, q);
+        q.value
+    }
+
+    fn accumulate(&self, s: &Scratch, q: &mut QuantScratch) {
+        for (acc, shapes) in q.acc.iter_mut().zip(&s.shapes) {
+            acc.copy_from_slice(&self.embed_b);
+            for &shape in shapes {
+                let row = &self.embed[shape as usize * D..(shape as usize + 1) * D];
+                for (a, &r) in acc.iter_mut().zip(row) {
+                    *a = a.wrapping_add(r);
+                }
+            }
+        }
+        q.hpad.fill([0; D]);
+        let pw = s.width + 2;
+        for y in 0..s.height {
+            for x in 0..s.width {
+                let acc = &q.acc[y * s.width + x];
+                q.hpad[(y + 1) * pw + x + 1] = acc.map(|a| a.clamp(0, ONE as i16));
+            }
+        }
+    }
+
+    fn mix(&self, s: &Scratch, q: &mut QuantScratch) {
+        let pw = s.width + 2;
+        for y in 0..s.height {
+            for x in 0..s.width {
+                let mut out: [i32; D] = std::array::from_fn(|c| self.conv_b[c]);
+                for k in 0..KERNEL {
+                    let h = &q.hpad[(y + k / 3) * pw + x + k % 3];
+                    let w = &self.conv_w[k * D..(k + 1) * D];
+                    for c in 0..D {
+                        out[c] += w[c] as i32 * h[c] as i32;
+                    }
+                }
+                q.m[y * s.width + x] = out.map(|v| (v >> WEIGHT_SHIFT).clamp(0, ONE) as i16);
+            }
+        }
+    }
+
+    fn value_head(&self, q: &QuantScratch) -> [i32; 3] {
+        let mut sum = [0i32; D];
+        for m in &q.m {
+            for c in 0..D {
+                sum[c] += m[c] as i32;
+            }
+        }
+        let n = q.m.len().max(1) as i32;
+        let g = sum.map(|v| (v + n / 2) / n);
+        let hidden: [i32; HIDDEN] = std::array::from_fn(|j| {
+            let w = &self.v1_w[j * D..(j + 1) * D];
+            let pre = self.v1_b[j] + dot16(w, &g);
+            (pre >> WEIGHT_SHIFT).clamp(0, ONE)
+        });
+        std::array::from_fn(|k| {
+            self.v2_b[k] + dot16(&self.v2_w[k * HIDDEN..(k + 1) * HIDDEN], &hidden)
+        })
+    }
+
+    fn policy_head(&self, s: &Scratch, q: &mut QuantScratch) {
+        for ((p, m), &empty) in q.policy.iter_mut().zip(&q.m).zip(&s.empty) {
+            *p = if empty {
+                let m32 = m.map(|v| v as i32);
+                self.pol_b + dot16(&self.pol_u, &m32)
+            } else {
+                i32::MIN
+            };
+        }
+    }
+
+    /// Logits as floats, comparable with the float model's.
+    pub fn to_float(v: i32) -> f32 {
+        if v == i32::MIN {
+            f32::NEG_INFINITY
+        } else {
+            v as f32 / OUT_SCALE
+        }
+    }
+}
+
+#[inline]
+fn dot16(w: &[i16], x: &[i32]) -> i32 {
+    w.iter().zip(x).map(|(&a, &b)| a as i32 * b).sum()
+}
+
+/// The quantised weight file: `"FFQNET"` version:u16 shapes:u32 channels:u32 hidden:u32,
+/// then the blocks in model order (i16 or i32, little-endian), then FNV-1a 64 of it all.
+pub const QMAGIC: &[u8; 6] = b"FFQNET";
+pub const QVERSION: u16 = 1;
+
+impl QuantModel {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(QMAGIC);
+        out.extend_from_slice(&QVERSION.to_le_bytes());
+        for d in [SHAPES as u32, D as u32, HIDDEN as u32] {
+            out.extend_from_slice(&d.to_le_bytes());
+        }
+        let i16s =
+            |out: &mut Vec<u8>, v: &[i16]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        let i32s =
+            |out: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        i16s(&mut out, &self.embed);
+        i16s(&mut out, &self.embed_b);
+        i16s(&mut out, &self.conv_w);
+        i32s(&mut out, &self.conv_b);
+        i16s(&mut out, &self.v1_w);
+        i32s(&mut out, &self.v1_b);
+        i16s(&mut out, &self.v2_w);
+        i32s(&mut out, &self.v2_b);
+        i16s(&mut out, &self.pol_u);
+        i32s(&mut out, &[self.pol_b]);
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+}
+
+/// Reads little-endian integers off a byte slice, failing on a short read.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], LoadError> {
+        let end = self.at + N;
+        let slice = self.bytes.get(self.at..end).ok_or(LoadError::Truncated {
+            len: self.bytes.len(),
+            want: end,
+        })?;
+        self.at = end;
+        let mut out = [0u8; N];
+        out.copy_from_slice(slice);
+        Ok(out)
+    }
+
+    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, LoadError> {
+        (0..n)
+            .map(|_| self.take().map(i16::from_le_bytes))
+            .collect()
+    }
+
+    fn i32s(&mut self, n: usize) -> Result<Vec<i32>, LoadError> {
+        (0..n)
+            .map(|_| self.take().map(i32::from_le_bytes))
+            .collect()
+    }
+}
+
+impl QuantModel {
+    /// Reads a quantised weight file; errors as `Model::from_bytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantModel, LoadError> {
+        if bytes.len() < 8 || &bytes[..6] != QMAGIC {
+            return Err(LoadError::NotANetwork);
+        }
+        let mut r = Reader { bytes, at: 6 };
+        let version = u16::from_le_bytes(r.take()?);
+        if version != QVERSION {
+            return Err(LoadError::Version(version));
+        }
+        let dims = [r.take()?, r.take()?, r.take()?].map(u32::from_le_bytes);
+        let build = [SHAPES as u32, D as u32, HIDDEN as u32];
+        if dims != build {
+            return Err(LoadError::Dimensions {
+                file: [dims[0], dims[1], dims[2], 0],
+                build: [build[0], build[1], build[2], 0],
+            });
+        }
+        let q = QuantModel {
+            embed: r.i16s(SHAPES * D)?,
+            embed_b: r.i16s(D)?,
+            conv_w: r.i16s(KERNEL * D)?,
+            conv_b: r.i32s(D)?,
+            v1_w: r.i16s(HIDDEN * D)?,
+            v1_b: r.i32s(HIDDEN)?,
+            v2_w: r.i16s(3 * HIDDEN)?,
+            v2_b: r.i32s(3)?,
+            pol_u: r.i16s(D)?,
+            pol_b: i32::from_le_bytes(r.take()?),
+        };
+        let body = r.at;
+        let sum = u64::from_le_bytes(r.take()?);
+        if r.at != bytes.len() {
+            return Err(LoadError::TrailingBytes {
+                len: bytes.len(),
+                want: r.at,
+            });
+        }
+        if fnv1a(&bytes[..body]) != sum {
+            return Err(LoadError::Checksum);
+        }
+        Ok(q)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nn::features::{EMPTY, OPP, OWN};
+    use crate::game::{Board, Move, Rule};
+
+    fn board(moves: &[(usize, usize)]) -> Board {
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for &(x, y) in moves {
+            b.make(Move::from_xy(x, y));
+        }
+        b
+    }
+
+    #[test]
+    fn the_integer_network_tracks_the_float_one() {
+        let model = Model::random(9);
+        let q = QuantModel::from_float(&model).expect("fits");
+        let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
+        let b = board(&[(7, 7), (8, 8), (7, 8), (6, 6), (9, 9)]);
+        let value = model.evaluate(&b, &mut s);
+        let qvalue = q.forward(&s, &mut qs);
+        for k in 0..3 {
+            let d = (QuantModel::to_float(qvalue[k]) - value[k]).abs();
+            assert!(d < 0.02, "value {k}: {} vs {}", qvalue[k], value[k]);
+        }
+        for (i, (&p, &qp)) in s.policy.iter().zip(&qs.policy).enumerate() {
+            let qp = QuantModel::to_float(qp);
+            assert!(p == qp || (p - qp).abs() < 0.05, "square {i}: {p} vs {qp}");
+        }
+    }
+
+    #[test]
+    fn the_quantised_file_loads_back_and_refuses_damage() {
+        let q = QuantModel::from_float(&Model::random(3)).expect("fits");
+        let bytes = q.to_bytes();
+        assert_eq!(QuantModel::from_bytes(&bytes).as_ref(), Ok(&q));
+        let short = QuantModel::from_bytes(&bytes[..bytes.len() - 3]);
+        assert!(matches!(short, Err(LoadError::Truncated { .. })));
+        let mut bad = bytes.clone();
+        bad[1000] ^= 4;
+        assert_eq!(QuantModel::from_bytes(&bad), Err(LoadError::Checksum));
+        let mut bad = bytes.clone();
+        bad[6] = 9;
+        assert_eq!(QuantModel::from_bytes(&bad), Err(LoadError::Version(9)));
+        assert_eq!(
+            QuantModel::from_bytes(&Model::random(3).to_bytes()),
+            Err(LoadError::NotANetwork)
+        );
+    }
+
+    #[test]
+    fn weights_out_of_range_are_refused() {
+        let mut model = Model::random(9);
+        model.params[EMBED + 5] = 40.0;
+        assert!(QuantModel::from_float(&model).is_err());
+        let mut model = Model::random(9);
+        model.params[CONV_W] = 100.0;
+        let err = QuantModel::from_float(&model).unwrap_err();
+        assert!(err.contains("convolution"), "{err}");
+    }
+
+    /// Pins the integer forward pass: the outputs of a fixed random model on fixed
+    /// positions, stored in `testdata/quant_vectors.txt` (one position a line:
+    /// `width height cells | win draw loss | policy sum`). Regenerate with
+    /// `FIVEFOLD_WRITE_VECTORS=1` only when the quantisation changes on purpose.
+    #[test]
+    fn the_integer_outputs_match_the_test_vectors() {
+        let model = Model::random(44);
+        let q = QuantModel::from_float(&model).expect("fits");
+        let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
+        let mut lines = Vec::new();
+        for (w, h, seed) in [(15usize, 15usize, 1u64), (9, 9, 2), (20, 20, 3), (7, 12, 4)] {
+            let mut state = seed;
+            let cells: Vec<u8> = (0..w * h)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    [EMPTY, EMPTY, EMPTY, OWN, OPP][(state >> 33) as usize % 5]
+                })
+                .collect();
+            s.load_grid(w, h, &cells);
+            let v = q.forward(&s, &mut qs);
+            let policy: i64 = qs
+                .policy
+                .iter()
+                .filter(|&&p| p != i32::MIN)
+                .map(|&p| p as i64)
+                .sum();
+            let text: String = cells.iter().map(|c| char::from(b'0' + c)).collect();
+            lines.push(format!(
+                "{w} {h} {text} | {} {} {} | {policy}",
+                v[0], v[1], v[2]
+            ));
+        }
+        let got = lines.join("\n") + "\n";
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/eval/nn/testdata/quant_vectors.txt"
+        );
+        if std::env::var_os("FIVEFOLD_WRITE_VECTORS").is_some() {
+            std::fs::write(path, &got).expect("write vectors");
+        }
+        let want = std::fs::read_to_string(path).expect("test vectors");
+        assert_eq!(got, want);
+    }
+}
