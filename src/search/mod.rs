@@ -245,6 +245,8 @@ pub(crate) struct Search<'a> {
     vcf_nodes_left: u64,
     /// Set when a VCF or VCT line was cut by its depth limit (see `shortest`).
     vcf_depth_cut: bool,
+    /// Positions the root VCF refuted (see `vcf`); empty below the root.
+    vcf_refuted: Vec<u64>,
     /// Counts calls to `should_stop`, so the clock is read every few thousand of them.
     checks: u32,
     aborted: bool,
@@ -272,6 +274,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             vcf_nodes_left: 0,
             vcf_depth_cut: false,
+            vcf_refuted: Vec::new(),
             checks: 0,
             aborted: false,
             killers: [[Move::NONE; 2]; MAX_PLY],
@@ -331,11 +334,13 @@ impl<'a> Search<'a> {
             };
         }
         self.vcf_nodes_left = ROOT_VCF_NODES;
+        self.vcf_refuted = vec![0; vcf::VCF_TABLE_ENTRIES];
         // The VCF checks Black's fours exactly (`Position::is_legal_for`); the filter
         // below is a second guard for the move we play.
         let vcf = self
             .shortest_vcf(pos, vcf::MAX_VCF_DEPTH)
             .filter(|&m| !pos.board.is_forbidden_for(us, m) && !self.excluded.contains(&m));
+        self.vcf_refuted = Vec::new();
         if let Some(m) = vcf {
             report(format!(
                 "vcf found, playing {},{} nodes {}",
