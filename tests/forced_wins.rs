@@ -76,14 +76,14 @@ fn grid_of(size: usize, moves: &[(usize, usize)]) -> Grid {
     for (i, &(x, y)) in moves.iter().enumerate() {
         let s = g.sq(x as i32, y as i32);
         assert_eq!(g.cells[s], 0, "move {i} on an occupied square");
-        g.cells[s] = if i % 2 == 0 { 1 } else { 2 };
+        g.cells[s] = if i.is_multiple_of(2) { 1 } else { 2 };
     }
     g
 }
 
 /// The attacker's color in a position: the side to move.
 fn to_move(moves: &[(usize, usize)]) -> u8 {
-    if moves.len() % 2 == 0 {
+    if moves.len().is_multiple_of(2) {
         1
     } else {
         2
