@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn own_usage_is_read_and_grows_with_touched_memory() {
         let before = usage(std::process::id()).expect("usage of this process");
-        let block = vec![1u8; 64 << 20];
+        let block = std::hint::black_box(vec![1u8; 64 << 20]);
         let after = usage(std::process::id()).expect("usage of this process");
         assert!(
             after.rss >= before.rss + (48 << 20),
@@ -293,7 +293,7 @@ mod tests {
             after.uss >= before.uss + (48 << 20),
             "{before:?} -> {after:?}"
         );
-        drop(block);
+        assert_eq!(std::hint::black_box(&block)[12345], 1);
     }
 
     #[test]
