@@ -83,7 +83,7 @@ fn grid_of(size: usize, moves: &[(usize, usize)]) -> Grid {
 
 /// The attacker's color in a position: the side to move.
 fn to_move(moves: &[(usize, usize)]) -> u8 {
-    if moves.len() % 2 == 0 {
+    if moves.len().is_multiple_of(2) {
         1
     } else {
         2
