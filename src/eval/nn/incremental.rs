@@ -189,7 +189,7 @@ mod tests {
         let mut board = Board::new(w, h, Rule::Freestyle);
         let mut inc = NnEval::new(model, &board);
         let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
-        let mut steps = 0;
+        let mut steps = 0usize;
         for walk in 0..walks {
             let target = 1 + rng.below((w * h / 2) as u64) as usize;
             for _ in 0..target * 2 {
