@@ -10,7 +10,9 @@ Fivefold, a Gomoku engine for the Gomocup/Piskvork brain protocol.
 
 Usage:
   pbrain-fivefold                      speak the protocol on stdin/stdout
-  pbrain-fivefold bench [depth]        search fixed positions; prints nodes and nps
+  pbrain-fivefold bench [depth] [--nn | --nn-file PATH]
+                                       search fixed positions; prints nodes and nps
+                                       (--nn: order moves with the built-in network)
   pbrain-fivefold wins [nodes]         nodes to find each deep forced win of a suite
                                        (at most NODES each, default 2000000)
   pbrain-fivefold demo [--size N] [--ms T]
@@ -50,9 +52,32 @@ fn fail(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// `bench [depth] [--nn | --nn-file PATH]`: the network options order moves with the
+/// built-in network or with one read from a file (a damaged file is an error exit).
 fn run_bench(args: &[String]) -> ExitCode {
-    match optional_number(args, bench::DEFAULT_DEPTH, "depth", |_| true) {
-        Ok(depth) => print_lines(session::bench_lines(depth)),
+    let mut rest = Vec::new();
+    let mut nn = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--nn" => nn = Some(fivefold::eval::nn::incremental::freestyle()),
+            "--nn-file" => {
+                let Some(path) = it.next() else {
+                    return fail("--nn-file needs a path");
+                };
+                match fivefold::eval::nn::incremental::load_file(std::path::Path::new(path)) {
+                    Ok(model) => nn = Some(model),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            _ => rest.push(a.clone()),
+        }
+    }
+    match optional_number(&rest, bench::DEFAULT_DEPTH, "depth", |_| true) {
+        Ok(depth) => print_lines(session::bench_lines(depth, nn)),
         Err(code) => code,
     }
 }

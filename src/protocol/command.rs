@@ -54,6 +54,9 @@ pub enum Info {
     HashSize(i64),
     /// Fivefold's strength, 1 (weakest) to 5 (full): see `crate::levels`.
     Level(i64),
+    /// Fivefold: 1 orders moves with the built-in network (freestyle), 0 (the default)
+    /// with the classical evaluation alone.
+    Nn(i64),
     /// The whole rest of the line: paths contain spaces and backslashes.
     Folder(String),
     Evaluate(String),
@@ -484,6 +487,7 @@ fn parse_info(rest: &str) -> Info {
         "thread_num" => number(Info::ThreadNum),
         "hash_size" => number(Info::HashSize),
         "level" => number(Info::Level),
+        "nn" => number(Info::Nn),
         "folder" => Info::Folder(value.to_string()),
         "evaluate" => Info::Evaluate(value.to_string()),
         _ => Info::Unknown(key),

@@ -10,6 +10,7 @@ use super::movegen::{self, Mode, MoveList};
 use super::position::Position;
 use super::tt::{Bound, TtEntry};
 use super::{vcf, Search, MAX_PLY, WIN, WIN_BOUND};
+use crate::eval::nn::quant::OUT_SCALE;
 use crate::eval::Threat;
 use crate::game::{Move, CELLS};
 
@@ -22,6 +23,29 @@ const MAX_SEARCHED: usize = 64;
 /// History entries stay within +/- this (Rapfi's 10692 on its scale, divided by 5 to
 /// span about our old 0-2000 in the ordering).
 const HISTORY_RANGE: i32 = 10_692 / 5;
+
+/// With a network (`INFO nn 1`), nodes at least this deep and not under a threat add
+/// its policy to the ordering scores of their moves (the network's mixing layer is
+/// recomputed over the board at each, so the shallowest nodes go without).
+pub(super) const NN_ORDER_DEPTH: i32 = 2;
+/// Ordering points per policy logit below the network's best move's; a move more than
+/// `NN_ORDER_FLOOR` below it gets the floor.
+const NN_ORDER_PER_LOGIT: i64 = 100;
+const NN_ORDER_FLOOR: i64 = -3_000;
+
+/// Adds the network's policy (relative to its best move) to `list`'s scores.
+pub(super) fn add_policy(pos: &mut Position, list: &mut MoveList) {
+    let Some(top) = pos.compute_policy() else {
+        return;
+    };
+    let Some(nn) = pos.nn.as_ref() else {
+        return;
+    };
+    list.add_to_scores(|m| {
+        let below = nn.policy_at(m) as i64 - top as i64;
+        (below * NN_ORDER_PER_LOGIT / OUT_SCALE as i64).max(NN_ORDER_FLOOR) as i32
+    });
+}
 
 /// History change for the best move of a node searched at `depth` (Rapfi's curve / 5).
 #[inline]
@@ -317,6 +341,9 @@ impl Search<'_> {
         // "Move generation and ordering").
         let mut list = MoveList::new();
         movegen::generate(pos, mode, self.history_of(us), &mut list);
+        if mode == Mode::All && depth >= NN_ORDER_DEPTH && pos.nn.is_some() {
+            add_policy(pos, &mut list);
+        }
         if list.is_empty() {
             return if mode == Mode::All {
                 pos.eval.evaluate(us)
@@ -548,7 +575,7 @@ mod tests {
     fn root_search(b: &Board, depth: i32, prev: Option<i32>) -> (i32, Move) {
         let mut pos = Position::new(b);
         Search::unlimited(|search| {
-            let mut root = search.root_moves(&pos);
+            let mut root = search.root_moves(&mut pos);
             match prev {
                 Some(prev) => search.aspiration(&mut pos, &mut root, depth, prev),
                 None => search.search_root(&mut pos, &mut root, depth, (-INF, INF)),

@@ -53,13 +53,15 @@ pub fn position(size: usize, rule: Rule, moves: &str) -> Board {
 }
 
 /// Searches every bench position to `depth` with a fresh table; returns the totals.
-pub fn run(depth: u32) -> BenchReport {
+/// With `nn`, the searches order moves with that network (`Searcher::set_network`).
+pub fn run(depth: u32, nn: Option<&'static crate::eval::nn::QuantModel>) -> BenchReport {
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let mut nodes = 0;
     for &(size, rule, moves) in POSITIONS {
         let board = position(size, rule, moves);
         let mut searcher = Searcher::new(BENCH_HASH_BYTES);
+        searcher.set_network(nn);
         let limits = Limits {
             clock: Clock::new(Instant::now(), TimeBudget::unlimited()),
             max_depth: Some(depth),

@@ -60,6 +60,8 @@ pub struct Searcher {
     history: Vec<i32>,
     /// The helper threads' own histories (Lazy SMP): one per thread beyond the first.
     helper_history: Vec<Vec<i32>>,
+    /// The network for move ordering (`set_network`); none by default.
+    nn: Option<&'static crate::eval::nn::QuantModel>,
 }
 
 /// Most search threads a searcher runs, whatever the manager asks for.
@@ -71,7 +73,18 @@ impl Searcher {
             tt: TranspositionTable::new(hash_bytes),
             history: vec![0; 2 * CELLS],
             helper_history: Vec::new(),
+            nn: None,
         }
+    }
+
+    /// Orders moves with `model`'s policy (freestyle boards only: the network knows no
+    /// other rule), or with the classical evaluation alone (`None`, the default).
+    pub fn set_network(&mut self, model: Option<&'static crate::eval::nn::QuantModel>) {
+        self.nn = model;
+    }
+
+    fn network_for(&self, board: &Board) -> Option<&'static crate::eval::nn::QuantModel> {
+        self.nn.filter(|_| board.rule() == Rule::Freestyle)
     }
 
     /// Searches with `n` threads (Lazy SMP: helpers share the hash table and fill it while
@@ -131,7 +144,8 @@ impl Searcher {
         self.tt.new_search();
         // History is kept whole between moves: its entries are bounded (see
         // `history_gravity`).
-        let mut pos = Position::new(board);
+        let nn = self.network_for(board);
+        let mut pos = Position::with_network(board, nn);
         let helpers = if limits.max_nodes.is_some() {
             0
         } else {
@@ -141,6 +155,7 @@ impl Searcher {
             tt,
             history,
             helper_history,
+            ..
         } = self;
         let tt = &*tt;
         // The helpers read their stop flag at every node: on a line of its own, or the
@@ -156,7 +171,7 @@ impl Searcher {
                     scope.spawn(move || {
                         // Everything a helper writes is its own and made on its own
                         // thread (its arena, its stack), away from the main thread's lines.
-                        let mut pos = Position::new(board);
+                        let mut pos = Position::with_network(board, nn);
                         let mut history = h.clone();
                         let mut search = Search::new(tt, &mut history, limits, stop);
                         search.excluded = excluded;
@@ -419,7 +434,7 @@ impl<'a> Search<'a> {
 
     /// The root moves in search order: the node's moves without renju fouls and
     /// excluded squares (or every move when the forced replies are all excluded).
-    fn root_moves(&self, pos: &Position) -> MoveList {
+    fn root_moves(&self, pos: &mut Position) -> MoveList {
         let mut root = MoveList::new();
         movegen::generate(
             pos,
@@ -436,6 +451,9 @@ impl<'a> Search<'a> {
                 self.history_of(pos.side()),
                 &mut root,
             );
+        }
+        if pos.nn.is_some() && movegen::mode(pos) == movegen::Mode::All {
+            alphabeta::add_policy(pos, &mut root);
         }
         // Root moves are few: drop the renju fouls the shape test lets through, so the search
         // itself picks the best legal move.
@@ -810,13 +828,13 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        assert_eq!(bench::run(3).nodes, bench::run(3).nodes);
+        assert_eq!(bench::run(3, None).nodes, bench::run(3, None).nodes);
     }
 
     #[test]
     #[ignore]
     fn bench_print() {
-        let r = bench::run(bench::DEFAULT_DEPTH);
+        let r = bench::run(bench::DEFAULT_DEPTH, None);
         eprintln!(
             "nodes {} nps {} ms {}",
             r.nodes,

@@ -98,6 +98,14 @@ impl MoveList {
         self.len = kept;
     }
 
+    /// Adds `bonus(m)` to each move's score.
+    pub fn add_to_scores(&mut self, bonus: impl Fn(Move) -> i32) {
+        for i in 0..self.len {
+            let s = self.score(i) + bonus(self.get(i));
+            self.scores[i] = MaybeUninit::new(s);
+        }
+    }
+
     /// Replaces the list by `scored`, best first (stable, so ties keep the old order).
     pub fn reorder(&mut self, scored: &mut [(i32, Move)]) {
         scored.sort_by_key(|&(s, _)| -s);

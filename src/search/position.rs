@@ -1,5 +1,6 @@
 //! The position the search works on: the board plus its incremental evaluation.
 
+use crate::eval::nn::{NnEval, QuantModel};
 use crate::eval::{Evaluator, Threat};
 use crate::game::{Board, Cell, Color, Move, Rule, DIRS};
 
@@ -7,6 +8,8 @@ use crate::game::{Board, Cell, Color, Move, Rule, DIRS};
 pub struct Position {
     pub board: Board,
     pub eval: Evaluator,
+    /// The network's accumulators, when the search uses a network (`Searcher::set_network`).
+    pub nn: Option<Box<NnEval>>,
 }
 
 impl Position {
@@ -14,19 +17,42 @@ impl Position {
         Position {
             board: board.clone(),
             eval: Evaluator::new(board),
+            nn: None,
         }
+    }
+
+    /// A position that also keeps `model`'s accumulators, where there is one.
+    pub fn with_network(board: &Board, model: Option<&'static QuantModel>) -> Position {
+        let mut pos = Position::new(board);
+        pos.nn = model.map(|m| Box::new(NnEval::new(m, board)));
+        pos
+    }
+
+    /// Network policy bonus for ordering: runs the network for the side to move and
+    /// returns `None` without one. See `nn_order_bonus`.
+    #[inline]
+    pub fn compute_policy(&mut self) -> Option<i32> {
+        let nn = self.nn.as_mut()?;
+        nn.compute(&self.board);
+        nn.policy().iter().copied().max()
     }
 
     #[inline]
     pub fn make(&mut self, m: Move) {
         self.board.make(m);
         self.eval.after_place(&self.board, m);
+        if let Some(nn) = self.nn.as_mut() {
+            nn.update(&self.board, m);
+        }
     }
 
     #[inline]
     pub fn undo(&mut self) {
         if let Some(m) = self.board.undo() {
             self.eval.after_remove(&self.board, m);
+            if let Some(nn) = self.nn.as_mut() {
+                nn.update(&self.board, m);
+            }
         }
     }
 

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 /// Bench output, Stockfish style: the last two lines (`nodes`, `nps`) are the signature
 /// that scripts compare.
-pub fn bench_lines(depth: u32) -> Vec<String> {
-    let report = bench::run(depth);
+pub fn bench_lines(depth: u32, nn: Option<&'static crate::eval::nn::QuantModel>) -> Vec<String> {
+    let report = bench::run(depth, nn);
     vec![
         format!("depth {depth}"),
         format!("time_ms {}", report.elapsed.as_millis()),
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn bench_ends_with_nodes_and_nps() {
-        let lines = bench_lines(1);
+        let lines = bench_lines(1, None);
         let n = lines.len();
         assert!(lines[n - 2].starts_with("nodes "));
         assert!(lines[n - 1].starts_with("nps "));

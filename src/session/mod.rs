@@ -372,6 +372,11 @@ impl Session {
         let (Some(board), Some(searcher)) = (self.board.as_ref(), self.searcher.as_mut()) else {
             return Err(NO_GAME.to_string());
         };
+        searcher.set_network(
+            self.settings
+                .nn
+                .then(crate::eval::nn::incremental::freestyle),
+        );
         let result = searcher.search_excluding(board, limits, ctx.stop, &excluded, report);
         log::info!(
             "search: depth {} nodes {} score {} in {:?}",

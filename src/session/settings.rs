@@ -68,6 +68,8 @@ pub struct Settings {
     /// A `max_memory` or `hash_size` has arrived: the table's size is the manager's, not
     /// a guess, so it may be made before the first search (see `Session::new_game`).
     pub memory_known: bool,
+    /// `INFO nn 1`: order moves with the built-in network (see `Searcher::set_network`).
+    pub nn: bool,
 }
 
 impl Settings {
@@ -111,6 +113,7 @@ impl Settings {
             Info::ThreadNum(n) => self.threads = Some(n),
             Info::HashSize(kb) => return self.set_hash_kb(kb),
             Info::Level(n) => self.set_level(n),
+            Info::Nn(n) => self.nn = n != 0,
             Info::Folder(path) => self.folder = Some(path),
             Info::Evaluate(at) => self.evaluate = Some(at),
             Info::BadValue { key, value } => log::warn!("INFO {key}: bad value '{value}' ignored"),

@@ -33,6 +33,7 @@ pub struct QuantModel {
 }
 
 /// Integer intermediates of one forward pass, reused between positions.
+#[derive(Clone)]
 pub struct QuantScratch {
     pub acc: Vec<[i16; D]>,
     pub hpad: Vec<[i16; D]>,
@@ -127,48 +128,70 @@ impl QuantModel {
     /// Returns the value logits at `OUT_SCALE`; policy logits are left in `q.policy`.
     pub fn forward(&self, s: &Scratch, q: &mut QuantScratch) -> [i32; 3] {
         q.resize(s.width, s.height);
-        self.accumulate(s, q);
-        self.mix(s, q);
+        let mut acc = std::mem::take(&mut q.acc);
+        for (a, shapes) in acc.iter_mut().zip(&s.shapes) {
+            *a = self.accumulator(shapes);
+        }
+        let value = self.forward_from_acc(s.width, s.height, &acc, &s.empty, q);
+        q.acc = acc;
+        value
+    }
+
+    /// One square's accumulator: the bias plus the embedding rows of its four shapes
+    /// (wrapping int16 sums: the exporter checks they cannot overflow, and wrapping makes
+    /// add-then-subtract updates exact in any order).
+    #[inline]
+    pub fn accumulator(&self, shapes: &[u16; 4]) -> [i16; D] {
+        let mut acc = [0i16; D];
+        acc.copy_from_slice(&self.embed_b);
+        for &shape in shapes {
+            add_row(&mut acc, self.row(shape));
+        }
+        acc
+    }
+
+    /// The embedding row of `shape`.
+    #[inline]
+    pub fn row(&self, shape: u16) -> &[i16] {
+        &self.embed[shape as usize * D..(shape as usize + 1) * D]
+    }
+
+    /// The network from given accumulators (row-major `width x height`) on: mixing,
+    /// pooling, value and policy, with `q`'s buffers (resized, never reallocated within
+    /// `MAX_SIZE`). Returns the value logits; the policy is left in `q.policy`.
+    pub fn forward_from_acc(
+        &self,
+        width: usize,
+        height: usize,
+        acc: &[[i16; D]],
+        empty: &[bool],
+        q: &mut QuantScratch,
+    ) -> [i32; 3] {
+        q.resize(width, height);
+        q.hpad.fill([0; D]);
+        let pw = width + 2;
+        for y in 0..height {
+            for x in 0..width {
+                let a = &acc[y * width + x];
+                q.hpad[(y + 1) * pw + x + 1] = a.map(|a| a.clamp(0, ONE as i16));
+            }
+        }
+        self.mix(width, height, q);
         q.value = self.value_head(q);
-        self.policy_head(s, q);
+        self.policy_head(empty, q);
         q.value
     }
 
-    fn accumulate(&self, s: &Scratch, q: &mut QuantScratch) {
-        for (acc, shapes) in q.acc.iter_mut().zip(&s.shapes) {
-            acc.copy_from_slice(&self.embed_b);
-            for &shape in shapes {
-                let row = &self.embed[shape as usize * D..(shape as usize + 1) * D];
-                for (a, &r) in acc.iter_mut().zip(row) {
-                    *a = a.wrapping_add(r);
-                }
-            }
+    /// The depthwise convolution, with AVX2 where the processor has it (the same code,
+    /// compiled for AVX2 and chosen at run time: integer arithmetic, so the same results).
+    fn mix(&self, width: usize, height: usize, q: &mut QuantScratch) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the processor supports AVX2 (checked above).
+            unsafe { mix_avx2(&self.conv_w, &self.conv_b, width, height, &q.hpad, &mut q.m) };
+            return;
         }
-        q.hpad.fill([0; D]);
-        let pw = s.width + 2;
-        for y in 0..s.height {
-            for x in 0..s.width {
-                let acc = &q.acc[y * s.width + x];
-                q.hpad[(y + 1) * pw + x + 1] = acc.map(|a| a.clamp(0, ONE as i16));
-            }
-        }
-    }
-
-    fn mix(&self, s: &Scratch, q: &mut QuantScratch) {
-        let pw = s.width + 2;
-        for y in 0..s.height {
-            for x in 0..s.width {
-                let mut out: [i32; D] = std::array::from_fn(|c| self.conv_b[c]);
-                for k in 0..KERNEL {
-                    let h = &q.hpad[(y + k / 3) * pw + x + k % 3];
-                    let w = &self.conv_w[k * D..(k + 1) * D];
-                    for c in 0..D {
-                        out[c] += w[c] as i32 * h[c] as i32;
-                    }
-                }
-                q.m[y * s.width + x] = out.map(|v| (v >> WEIGHT_SHIFT).clamp(0, ONE) as i16);
-            }
-        }
+        mix_portable(&self.conv_w, &self.conv_b, width, height, &q.hpad, &mut q.m);
     }
 
     fn value_head(&self, q: &QuantScratch) -> [i32; 3] {
@@ -190,8 +213,8 @@ impl QuantModel {
         })
     }
 
-    fn policy_head(&self, s: &Scratch, q: &mut QuantScratch) {
-        for ((p, m), &empty) in q.policy.iter_mut().zip(&q.m).zip(&s.empty) {
+    fn policy_head(&self, empty: &[bool], q: &mut QuantScratch) {
+        for ((p, m), &empty) in q.policy.iter_mut().zip(&q.m).zip(empty) {
             *p = if empty {
                 let m32 = m.map(|v| v as i32);
                 self.pol_b + dot16(&self.pol_u, &m32)
@@ -214,6 +237,86 @@ impl QuantModel {
 #[inline]
 fn dot16(w: &[i16], x: &[i32]) -> i32 {
     w.iter().zip(x).map(|(&a, &b)| a as i32 * b).sum()
+}
+
+/// `acc += row`, wrapping.
+#[inline(always)]
+pub fn add_row(acc: &mut [i16; D], row: &[i16]) {
+    for (a, &r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(r);
+    }
+}
+
+/// `acc -= row`, wrapping.
+#[inline(always)]
+pub fn sub_row(acc: &mut [i16; D], row: &[i16]) {
+    for (a, &r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(r);
+    }
+}
+
+/// Whether this processor runs the AVX2 paths (detected once).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn has_avx2() -> bool {
+    use std::sync::OnceLock;
+    static AVX2: OnceLock<bool> = OnceLock::new();
+    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
+}
+
+#[inline(always)]
+fn mix_body(
+    conv_w: &[i16],
+    conv_b: &[i32],
+    width: usize,
+    height: usize,
+    hpad: &[[i16; D]],
+    m: &mut [[i16; D]],
+) {
+    let pw = width + 2;
+    let bias: [i32; D] = std::array::from_fn(|c| conv_b[c]);
+    for y in 0..height {
+        for x in 0..width {
+            let mut out = bias;
+            for k in 0..KERNEL {
+                let h = &hpad[(y + k / 3) * pw + x + k % 3];
+                let w: &[i16; D] = conv_w[k * D..(k + 1) * D].try_into().expect("D taps");
+                for c in 0..D {
+                    out[c] += w[c] as i32 * h[c] as i32;
+                }
+            }
+            m[y * width + x] = out.map(|v| (v >> WEIGHT_SHIFT).clamp(0, ONE) as i16);
+        }
+    }
+}
+
+/// The convolution in portable code (auto-vectorised for the build's baseline).
+pub fn mix_portable(
+    conv_w: &[i16],
+    conv_b: &[i32],
+    width: usize,
+    height: usize,
+    hpad: &[[i16; D]],
+    m: &mut [[i16; D]],
+) {
+    mix_body(conv_w, conv_b, width, height, hpad, m)
+}
+
+/// The same code compiled for AVX2.
+///
+/// # Safety
+/// The processor must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn mix_avx2(
+    conv_w: &[i16],
+    conv_b: &[i32],
+    width: usize,
+    height: usize,
+    hpad: &[[i16; D]],
+    m: &mut [[i16; D]],
+) {
+    mix_body(conv_w, conv_b, width, height, hpad, m)
 }
 
 /// The quantised weight file: `"FFQNET"` version:u16 shapes:u32 channels:u32 hidden:u32,
