@@ -8,15 +8,18 @@
 //! command, Swap2 and the Yixin extensions included; [`search`] picks a move for a position
 //! within node and time limits (iterative deepening, principal-variation alpha-beta, VCF /
 //! VCT threat searches, Lazy SMP helpers); [`eval`] scores positions incrementally from
-//! line patterns with the fitted weights of `src/eval/weights/`; and [`game`] is the board
+//! line patterns with the fitted weights of `src/eval/weights/` (and, with `INFO nn 1`, the
+//! network of `eval::nn` orders moves); and [`game`] is the board
 //! itself: moves, Zobrist hashing, win checks and the renju fouls. Lower layers know
 //! nothing of higher ones: `game` depends on no other module, `eval` on `game`, `search` on
 //! both, and `session` ties them to `protocol`'s types. Beside that chain, [`driver`] runs
 //! any brain as a child process with deadlines, [`conformance`] checks a brain against the
 //! protocol cases in `protocol-tests/`, `board` (feature `tools`) serves the web board, and
-//! [`levels`] names the built-in engine's strengths. The binaries in `src/bin` are tools
-//! built on these: `fivefold-arena` (matches, SPRT, ladder), `fivefold-tune` (fitting the
-//! weights), `fivefold-board` and `fivefold-protocol-check`; `src/main.rs` is the engine,
+//! [`levels`] names the built-in engine's strengths, and [`data`] is the network's training
+//! data (format, self-play, shards). The binaries in `src/bin` are tools built on these:
+//! `fivefold-arena` (matches, SPRT, ladder), `fivefold-tune` (fitting the weights),
+//! `fivefold-data` and `fivefold-train` (the network's data and training), `fivefold-board`
+//! and `fivefold-protocol-check`; `src/main.rs` is the engine,
 //! `pbrain-fivefold`.
 //!
 //! For users the README is the entry point; `docs/` holds one file per subject, and
