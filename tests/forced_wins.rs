@@ -1,5 +1,6 @@
 //! Forced-win conversion suite (issue 45): positions from self-play games where the side
-//! to move has a long victory by continuous fours, each proved by the exhaustive checker
+//! to move has a long victory by continuous fours, or a win that needs one quiet move
+//! (`kind=vct`), each proved by the exhaustive checker
 //! in tests/common/checker.rs (nothing shared with the engine). The engine, started fresh
 //! for every move (a new process, `BOARD`, `timeout_turn 100`), plays each out against
 //! the checker's defence: after every move of the engine the checker must still prove a
@@ -27,6 +28,9 @@ struct Case {
     moves: Vec<(usize, usize)>,
     /// Plies to the attacker's five, his first move being ply 1.
     win: u32,
+    /// Quiet (non-four) attacker moves the proof may use: 0 for a VCF (`kind=vcf`, the
+    /// default), 1 for a VCT (`kind=vct`).
+    threes: u32,
     src: String,
 }
 
@@ -44,6 +48,7 @@ fn load_cases() -> Vec<Case> {
             size: 0,
             moves: Vec::new(),
             win: 0,
+            threes: 0,
             src: String::new(),
         };
         for field in raw.split_whitespace() {
@@ -53,6 +58,7 @@ fn load_cases() -> Vec<Case> {
                 "win" => case.win = v.parse().expect("win"),
                 "moves" => case.moves = parse_moves(v),
                 "src" => case.src = v.to_string(),
+                "kind" => case.threes = u32::from(v == "vct"),
                 _ => panic!("line {}: unknown field {k}", i + 1),
             }
         }
@@ -92,9 +98,15 @@ fn to_move(moves: &[(usize, usize)]) -> u8 {
 
 /// The shortest VCF (plies, odd) of the side to move within `max` plies, if any.
 fn shortest_vcf(size: usize, moves: &[(usize, usize)], max: u32) -> Option<u32> {
+    shortest_win(size, moves, max, 0)
+}
+
+/// The shortest win (plies, odd) of the side to move within `max` plies using at most
+/// `threes` quiet moves, if any.
+fn shortest_win(size: usize, moves: &[(usize, usize)], max: u32, threes: u32) -> Option<u32> {
     (1..=max).step_by(2).find(|&r| {
         let mut c = Checker::new(grid_of(size, moves), to_move(moves), CHECK_NODES);
-        c.wins(r, 0) == Some(true)
+        c.wins(r, threes) == Some(true)
     })
 }
 
@@ -140,7 +152,12 @@ fn engine_move(size: usize, moves: &[(usize, usize)]) -> Result<((usize, usize),
 /// wins within `left` plies (the attacker's next move being ply 1): a five threat must be
 /// blocked; otherwise every reply is tried (fours only for the attacker afterwards, at
 /// most one quiet move) and one that refutes the win is played if there is one.
-fn defend(size: usize, moves: &[(usize, usize)], left: u32) -> (Option<(usize, usize)>, bool) {
+fn defend(
+    size: usize,
+    moves: &[(usize, usize)],
+    left: u32,
+    threes: u32,
+) -> (Option<(usize, usize)>, bool) {
     let g = grid_of(size, moves);
     let att = 3 - to_move(moves);
     let def = to_move(moves);
@@ -152,11 +169,12 @@ fn defend(size: usize, moves: &[(usize, usize)], left: u32) -> (Option<(usize, u
     if let Some(&block) = threats.first() {
         let mut next = moves.to_vec();
         next.push(xy(block));
-        let wins = threats.len() >= 2 || shortest_vcf(size, &next, left).is_some();
+        let wins = threats.len() >= 2 || shortest_win(size, &next, left, threes).is_some();
         return (Some(xy(block)), wins);
     }
-    // A quiet attacker move: the defender answers wherever it refutes, if anywhere.
-    let mut best_reply = None;
+    // A quiet attacker move: the defender answers wherever it refutes, if anywhere; else
+    // (a VCT) with the reply next to a stone that leaves the longest win.
+    let mut best: Option<((usize, usize), u32)> = None;
     for s in (0..g.cells.len()).filter(|&s| g.cells[s] == 0) {
         let mut next = moves.to_vec();
         next.push(xy(s));
@@ -164,9 +182,21 @@ fn defend(size: usize, moves: &[(usize, usize)], left: u32) -> (Option<(usize, u
         if c.wins(left, 1) != Some(true) {
             return (Some(xy(s)), false);
         }
-        best_reply.get_or_insert(xy(s));
+        let (x, y) = xy(s);
+        let near = moves
+            .iter()
+            .any(|&(a, b)| a.abs_diff(x) <= 1 && b.abs_diff(y) <= 1);
+        if near && threes > 0 {
+            let length = shortest_win(size, &next, left, 1).unwrap_or(0);
+            if best.is_none_or(|(_, l)| length > l) {
+                best = Some((xy(s), length));
+            }
+        }
+        if best.is_none() && threes == 0 {
+            best = Some((xy(s), 0));
+        }
     }
-    (best_reply, true)
+    (best.map(|(m, _)| m), true)
 }
 
 /// Plays `case` out; Ok(plies to five) or Err(what went wrong).
@@ -185,7 +215,7 @@ fn play_out(case: &Case, times: &mut Vec<u64>) -> Result<u32, String> {
         }
         moves.push(mv);
         let left = budget.saturating_sub(ply + 1).max(1);
-        let (reply, still_wins) = defend(case.size, &moves, left);
+        let (reply, still_wins) = defend(case.size, &moves, left, case.threes);
         if !still_wins {
             return Err(format!(
                 "ply {ply}: after {mv:?} no forced win within {left} plies remains (moves {})",
@@ -210,9 +240,9 @@ fn checker_proves_every_case_at_its_length() {
     assert!(cases.len() >= 20, "only {} cases", cases.len());
     for case in &cases {
         assert_eq!(
-            shortest_vcf(case.size, &case.moves, case.win),
+            shortest_win(case.size, &case.moves, case.win, case.threes),
             Some(case.win),
-            "line {}: the shortest VCF is not {} plies",
+            "line {}: the shortest win is not {} plies",
             case.line,
             case.win
         );
@@ -322,11 +352,52 @@ fn debug_case() {
         moves.push(mv);
         let threats = grid_of(case.size, &moves).completions(3 - to_move(&moves));
         eprintln!("ply {ply}: vcf before {before:?}, engine {mv:?} score {} depth {}, attacker five squares after: {}", r.score, r.depth, threats.len());
-        let (reply, wins) = defend(case.size, &moves, 25);
+        let (reply, wins) = defend(case.size, &moves, 25, case.threes);
         eprintln!("   reply {reply:?} still wins {wins}");
         if !wins {
             return;
         }
         moves.push(reply.unwrap());
+    }
+}
+
+/// Prints VCT candidates: positions of finished self-play games (FIVEFOLD_DATA) where the
+/// winner, to move, has no VCF within 25 plies but a win within 5 to 13 plies with at most
+/// one quiet (non-four) move.
+#[test]
+#[ignore]
+fn generate_vct() {
+    use fivefold::data::format::{parse_games, Outcome};
+    let files = std::env::var("FIVEFOLD_DATA").expect("FIVEFOLD_DATA=file[:file...]");
+    for file in files.split(':') {
+        let games = parse_games(&std::fs::read(file).expect("data file")).expect("data");
+        for (gi, g) in games.iter().enumerate() {
+            if g.outcome == Outcome::Draw || g.width != g.height || g.rule != 0 {
+                continue;
+            }
+            let size = g.width as usize;
+            let all: Vec<(usize, usize)> = g.plies.iter().map(|p| g.xy(p.mv)).collect();
+            let found = (0..=6).map(|k| 17 - 2 * k).find_map(|back| {
+                let at = all.len().checked_sub(back)?;
+                let moves = &all[..at];
+                if shortest_vcf(size, moves, 25).is_some() {
+                    return None;
+                }
+                (5..=13)
+                    .step_by(2)
+                    .find(|&r| {
+                        let mut c = Checker::new(grid_of(size, moves), to_move(moves), 300_000);
+                        c.wins(r, 1) == Some(true)
+                    })
+                    .map(|r| (moves.to_vec(), r))
+            });
+            if let Some((moves, r)) = found {
+                println!(
+                    "size={size} kind=vct win={r} moves={} src={}#{gi}",
+                    fmt_moves(&moves),
+                    file.rsplit('/').next().unwrap_or(file)
+                );
+            }
+        }
     }
 }
