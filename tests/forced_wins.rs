@@ -12,7 +12,7 @@
 #[path = "common/checker.rs"]
 mod checker;
 
-use checker::{Checker, Grid};
+use checker::{fmt_moves, grid_of, parse_moves, Checker};
 use fivefold::driver::{parse_move, Brain, Output};
 use std::time::{Duration, Instant};
 
@@ -65,26 +65,6 @@ fn load_cases() -> Vec<Case> {
         cases.push(case);
     }
     cases
-}
-
-fn parse_moves(s: &str) -> Vec<(usize, usize)> {
-    s.split(';')
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            let (x, y) = t.split_once(',').expect("x,y");
-            (x.parse().expect("x"), y.parse().expect("y"))
-        })
-        .collect()
-}
-
-fn grid_of(size: usize, moves: &[(usize, usize)]) -> Grid {
-    let mut g = Grid::new(size);
-    for (i, &(x, y)) in moves.iter().enumerate() {
-        let s = g.sq(x as i32, y as i32);
-        assert_eq!(g.cells[s], 0, "move {i} on an occupied square");
-        g.cells[s] = if i.is_multiple_of(2) { 1 } else { 2 };
-    }
-    g
 }
 
 /// The attacker's color in a position: the side to move.
@@ -227,13 +207,6 @@ fn play_out(case: &Case, times: &mut Vec<u64>) -> Result<u32, String> {
     Err(format!("no five within {budget} plies"))
 }
 
-fn fmt_moves(ms: &[(usize, usize)]) -> String {
-    ms.iter()
-        .map(|(x, y)| format!("{x},{y}"))
-        .collect::<Vec<_>>()
-        .join(";")
-}
-
 #[test]
 fn checker_proves_every_case_at_its_length() {
     let cases = load_cases();
@@ -281,11 +254,9 @@ fn engine_converts_every_forced_win_at_100_ms() {
     );
 }
 
-/// Prints suite lines: positions of finished self-play games (FIVEFOLD_DATA, files
-/// separated by ':') where the winner, to move, has a shortest VCF of 11 to 23 plies.
-#[test]
-#[ignore]
-fn generate() {
+/// Calls `f(size, moves, src)` for every decided freestyle game on a square board in the
+/// data files of FIVEFOLD_DATA (separated by ':'); `src` is `file#index`.
+fn for_each_won_game(mut f: impl FnMut(usize, &[(usize, usize)], String)) {
     use fivefold::data::format::{parse_games, Outcome};
     let files = std::env::var("FIVEFOLD_DATA").expect("FIVEFOLD_DATA=file[:file...]");
     for file in files.split(':') {
@@ -295,23 +266,27 @@ fn generate() {
                 continue;
             }
             let all: Vec<(usize, usize)> = g.plies.iter().map(|p| g.xy(p.mv)).collect();
-            // The longest VCF before the winner's five, winner to move.
-            let found = (0..=8).map(|k| 27 - 2 * k).find_map(|back| {
-                let at = all.len().checked_sub(back)?;
-                let moves = &all[..at];
-                let v = shortest_vcf(g.width as usize, moves, 23)?;
-                (v >= 11).then(|| (moves.to_vec(), v))
-            });
-            if let Some((moves, v)) = found {
-                println!(
-                    "size={} win={v} moves={} src={}#{gi}",
-                    g.width,
-                    fmt_moves(&moves),
-                    file.rsplit('/').next().unwrap_or(file)
-                );
-            }
+            let name = file.rsplit('/').next().unwrap_or(file);
+            f(g.width as usize, &all, format!("{name}#{gi}"));
         }
     }
+}
+
+/// Prints suite lines: positions of finished self-play games (FIVEFOLD_DATA) where the
+/// winner, to move, has a shortest VCF of 11 to 23 plies (the earliest such position).
+#[test]
+#[ignore]
+fn generate() {
+    for_each_won_game(|size, all, src| {
+        let found = (0..=8).map(|k| 27 - 2 * k).find_map(|back| {
+            let moves = &all[..all.len().checked_sub(back)?];
+            let v = shortest_vcf(size, moves, 23)?;
+            (v >= 11).then(|| (moves.to_vec(), v))
+        });
+        if let Some((moves, v)) = found {
+            println!("size={size} win={v} moves={} src={src}", fmt_moves(&moves));
+        }
+    });
 }
 
 #[test]
@@ -367,37 +342,25 @@ fn debug_case() {
 #[test]
 #[ignore]
 fn generate_vct() {
-    use fivefold::data::format::{parse_games, Outcome};
-    let files = std::env::var("FIVEFOLD_DATA").expect("FIVEFOLD_DATA=file[:file...]");
-    for file in files.split(':') {
-        let games = parse_games(&std::fs::read(file).expect("data file")).expect("data");
-        for (gi, g) in games.iter().enumerate() {
-            if g.outcome == Outcome::Draw || g.width != g.height || g.rule != 0 {
-                continue;
+    for_each_won_game(|size, all, src| {
+        let found = (0..=6).map(|k| 17 - 2 * k).find_map(|back| {
+            let moves = &all[..all.len().checked_sub(back)?];
+            if shortest_vcf(size, moves, 25).is_some() {
+                return None;
             }
-            let size = g.width as usize;
-            let all: Vec<(usize, usize)> = g.plies.iter().map(|p| g.xy(p.mv)).collect();
-            let found = (0..=6).map(|k| 17 - 2 * k).find_map(|back| {
-                let at = all.len().checked_sub(back)?;
-                let moves = &all[..at];
-                if shortest_vcf(size, moves, 25).is_some() {
-                    return None;
-                }
-                (5..=13)
-                    .step_by(2)
-                    .find(|&r| {
-                        let mut c = Checker::new(grid_of(size, moves), to_move(moves), 300_000);
-                        c.wins(r, 1) == Some(true)
-                    })
-                    .map(|r| (moves.to_vec(), r))
-            });
-            if let Some((moves, r)) = found {
-                println!(
-                    "size={size} kind=vct win={r} moves={} src={}#{gi}",
-                    fmt_moves(&moves),
-                    file.rsplit('/').next().unwrap_or(file)
-                );
-            }
+            (5..=13)
+                .step_by(2)
+                .find(|&r| {
+                    let mut c = Checker::new(grid_of(size, moves), to_move(moves), 300_000);
+                    c.wins(r, 1) == Some(true)
+                })
+                .map(|r| (moves.to_vec(), r))
+        });
+        if let Some((moves, r)) = found {
+            println!(
+                "size={size} kind=vct win={r} moves={} src={src}",
+                fmt_moves(&moves)
+            );
         }
-    }
+    });
 }

@@ -30,7 +30,7 @@
 #[path = "common/checker.rs"]
 mod checker;
 
-use checker::{Checker, Grid};
+use checker::{fmt_moves, grid_of, parse_moves, Checker};
 use fivefold::game::{Board, Move, Rule};
 use fivefold::search::{Clock, Limits, Searcher, TimeBudget};
 use std::collections::HashMap;
@@ -61,23 +61,6 @@ struct Case {
     win: u32,
     firsts: Vec<(usize, usize)>,
     src: String,
-}
-
-fn parse_moves(s: &str) -> Vec<(usize, usize)> {
-    s.split(';')
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            let (x, y) = t.split_once(',').expect("x,y");
-            (x.parse().expect("x"), y.parse().expect("y"))
-        })
-        .collect()
-}
-
-fn fmt_moves(ms: &[(usize, usize)]) -> String {
-    ms.iter()
-        .map(|(x, y)| format!("{x},{y}"))
-        .collect::<Vec<_>>()
-        .join(";")
 }
 
 fn load_cases() -> Vec<Case> {
@@ -126,16 +109,6 @@ fn load_cases() -> Vec<Case> {
         });
     }
     cases
-}
-
-fn grid_of(size: usize, moves: &[(usize, usize)]) -> Grid {
-    let mut g = Grid::new(size);
-    for (i, &(x, y)) in moves.iter().enumerate() {
-        let s = g.sq(x as i32, y as i32);
-        assert_eq!(g.cells[s], 0, "move {i} on an occupied square");
-        g.cells[s] = if i.is_multiple_of(2) { 1 } else { 2 };
-    }
-    g
 }
 
 fn checker_for(size: usize, moves: &[(usize, usize)], cap: u64) -> Checker {

@@ -408,3 +408,33 @@ impl Checker {
         Some(out)
     }
 }
+
+/// `x,y;x,y;...` (a suite file's move list) as moves.
+pub fn parse_moves(s: &str) -> Vec<(usize, usize)> {
+    s.split(';')
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let (x, y) = t.split_once(',').expect("x,y");
+            (x.parse().expect("x"), y.parse().expect("y"))
+        })
+        .collect()
+}
+
+/// Moves as `x,y;x,y;...`.
+pub fn fmt_moves(ms: &[(usize, usize)]) -> String {
+    ms.iter()
+        .map(|(x, y)| format!("{x},{y}"))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The board after `moves` (black first).
+pub fn grid_of(size: usize, moves: &[(usize, usize)]) -> Grid {
+    let mut g = Grid::new(size);
+    for (i, &(x, y)) in moves.iter().enumerate() {
+        let s = g.sq(x as i32, y as i32);
+        assert_eq!(g.cells[s], 0, "move {i} on an occupied square");
+        g.cells[s] = if i.is_multiple_of(2) { 1 } else { 2 };
+    }
+    g
+}
