@@ -48,15 +48,7 @@ mod tests {
 
     #[test]
     fn two_shards_hold_the_games_of_one_run() {
-        let opts = SelfPlayOptions {
-            width: 9,
-            height: 9,
-            nodes: 200,
-            balance_nodes: 100,
-            balance_margin: 400,
-            hash_bytes: 1 << 20,
-            ..SelfPlayOptions::default()
-        };
+        let opts = SelfPlayOptions::tiny(200);
         let shard = |k, n| {
             let mut out = Vec::new();
             play_shard(&opts, 5, 5, k, n, &mut out, &mut |_| {}).unwrap();

@@ -51,6 +51,21 @@ impl Default for SelfPlayOptions {
     }
 }
 
+impl SelfPlayOptions {
+    /// Quick 9x9 games at `nodes` a move with a 1 MiB table, for tests and smoke runs.
+    pub fn tiny(nodes: u64) -> SelfPlayOptions {
+        SelfPlayOptions {
+            width: 9,
+            height: 9,
+            nodes,
+            balance_nodes: 100,
+            balance_margin: 400,
+            hash_bytes: 1 << 20,
+            ..SelfPlayOptions::default()
+        }
+    }
+}
+
 /// Plays game `index` of the campaign `seed` with `searcher` (cleared first).
 pub fn play_game(
     searcher: &mut Searcher,
@@ -163,21 +178,9 @@ fn random_near(board: &Board, rng: &mut SplitMix64) -> Option<Move> {
 mod tests {
     use super::*;
 
-    fn quick() -> SelfPlayOptions {
-        SelfPlayOptions {
-            width: 9,
-            height: 9,
-            nodes: 300,
-            balance_nodes: 100,
-            balance_margin: 400,
-            hash_bytes: 1 << 20,
-            ..SelfPlayOptions::default()
-        }
-    }
-
     #[test]
     fn a_game_is_legal_labelled_and_repeats_from_its_seed() {
-        let opts = quick();
+        let opts = SelfPlayOptions::tiny(300);
         let mut s = Searcher::new(opts.hash_bytes);
         let g = play_game(&mut s, &opts, 42, 3);
         g.validate().unwrap();

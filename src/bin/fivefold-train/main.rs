@@ -282,15 +282,7 @@ mod tests {
 
     /// A few quick 9x9 self-play games in a temporary file.
     fn tiny_data(dir: &std::path::Path) -> PathBuf {
-        let opts = SelfPlayOptions {
-            width: 9,
-            height: 9,
-            nodes: 200,
-            balance_nodes: 100,
-            balance_margin: 400,
-            hash_bytes: 1 << 20,
-            ..SelfPlayOptions::default()
-        };
+        let opts = SelfPlayOptions::tiny(200);
         let mut bytes = Vec::new();
         play_shard(&opts, 3, 12, 0, 1, &mut bytes, &mut |_| {}).expect("self-play");
         let path = dir.join("tiny.ffd");
