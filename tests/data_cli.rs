@@ -74,6 +74,35 @@ fn two_cluster_shards_merge_into_the_campaign() {
     let mut m = parse(&std::fs::read(&merged).expect("merged file"));
     m.sort_by_key(key);
     assert_eq!(m, one);
+
+    // The probe counts every labelled ply after the opening once and ranks four orderings.
+    let out = Command::new(fivefold_data())
+        .arg("probe")
+        .arg(&merged)
+        .output()
+        .expect("fivefold-data runs");
+    assert!(out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    let labelled: usize = m
+        .iter()
+        .map(|g| {
+            g.plies[g.opening as usize..]
+                .iter()
+                .filter(|p| p.is_labelled())
+                .count()
+        })
+        .sum();
+    assert!(labelled > 0);
+    assert!(
+        report.starts_with(&format!("All positions: {labelled} positions")),
+        "{report}"
+    );
+    assert_eq!(
+        report.matches("network policy alone").count(),
+        2,
+        "{report}"
+    );
+    assert!(report.contains("classical evaluation:"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

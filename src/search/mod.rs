@@ -10,6 +10,7 @@ mod alphabeta;
 pub mod bench;
 mod movegen;
 mod position;
+pub mod probe;
 pub mod time;
 mod tt;
 mod vcf;

@@ -412,7 +412,7 @@ const QUIET_SCORE: i32 = 4_000;
 /// Threat tier of `m`: twice the rank of the threat it makes for us, or the rank of the
 /// opponent's threat it stops, whichever is higher.
 #[inline]
-fn tier(pos: &Position, us: Color, m: Move) -> i32 {
+pub(super) fn tier(pos: &Position, us: Color, m: Move) -> i32 {
     let attack = pos.threat(us, m).order_rank() * 2;
     let defence = pos.threat(us.opp(), m).order_rank();
     attack.max(defence)

@@ -16,6 +16,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod probe;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "fivefold-data",
@@ -59,6 +61,14 @@ enum Cmd {
     },
     /// Games, positions, results and labels of data files
     Stats { inputs: Vec<PathBuf> },
+    /// Where the labelled best moves stand in the classical ordering and the network's
+    /// policy, and how well each evaluation predicts the results (freestyle games)
+    Probe {
+        /// A quantised network file (default: the built-in one)
+        #[arg(long)]
+        net: Option<PathBuf>,
+        inputs: Vec<PathBuf>,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -108,6 +118,16 @@ fn main() -> Result<()> {
         }
         Cmd::Stats { inputs } => {
             println!("{}", stats(&load_all(&inputs)?));
+            Ok(())
+        }
+        Cmd::Probe { net, inputs } => {
+            let model = match net {
+                Some(path) => {
+                    fivefold::eval::nn::incremental::load_file(&path).map_err(anyhow::Error::msg)?
+                }
+                None => fivefold::eval::nn::incremental::freestyle(),
+            };
+            print!("{}", probe::report(&load_all(&inputs)?, model));
             Ok(())
         }
     }
