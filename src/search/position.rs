@@ -41,18 +41,12 @@ impl Position {
     pub fn make(&mut self, m: Move) {
         self.board.make(m);
         self.eval.after_place(&self.board, m);
-        if let Some(nn) = self.nn.as_mut() {
-            nn.update(&self.board, m);
-        }
     }
 
     #[inline]
     pub fn undo(&mut self) {
         if let Some(m) = self.board.undo() {
             self.eval.after_remove(&self.board, m);
-            if let Some(nn) = self.nn.as_mut() {
-                nn.update(&self.board, m);
-            }
         }
     }
 

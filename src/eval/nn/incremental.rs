@@ -1,12 +1,18 @@
-//! The quantised network in the search: accumulators kept up to date move by move.
+//! The quantised network in the search: accumulators brought up to date when asked.
 //!
 //! Every square holds, for each colour to move, its four line shapes and their int16
-//! accumulator (`QuantModel::accumulator`). Both views are kept: the side to move
-//! alternates, and every shape's own/opponent view swaps with it. A stone changes the
-//! shapes of the squares within `REACH` along its four lines (and its own four), so
-//! `update` looks up those 4 x 9 shapes per view and, where one changed, subtracts the
-//! old embedding row and adds the new one. Int16 sums wrap, so the result is exactly the
-//! full recomputation's whatever the order of updates.
+//! accumulator (`QuantModel::accumulator`). The two views are kept apart: every shape's
+//! own/opponent view swaps with the side to move. A stone changes the shapes of the
+//! squares within `REACH` along its four lines (and its own four), so bringing a view up
+//! to date looks up those 4 x 9 shapes and, where one changed, subtracts the old embedding
+//! row and adds the new one. Int16 sums wrap, so the result is exactly the full
+//! recomputation's whatever the order of updates.
+//!
+//! Updates are lazy: make and undo do nothing here, and `compute` first syncs the side to
+//! move's view with the board, updating along the stones that differ between the board's
+//! move history and the history that view last saw. Most nodes never call `compute`, so
+//! this costs in proportion to the network's uses, not to the nodes (journal "Network
+//! inference").
 //!
 //! The rest of the network (clipped ReLU, the 3x3 mixing convolution, pooling, value
 //! and policy heads) is recomputed over the whole board when `compute` is called: this
@@ -15,7 +21,7 @@
 use super::features::{shape_index, DIR_STEPS, REACH};
 use super::model::D;
 use super::quant::{add_row, sub_row, QuantModel, QuantScratch, OUT_SCALE};
-use crate::game::{Board, Cell, Color, Move};
+use crate::game::{Board, Cell, Color, Move, CELLS};
 use std::sync::OnceLock;
 
 /// The network's expected score maps to engine units as the trainer maps search scores
@@ -64,11 +70,16 @@ pub struct NnEval {
     shapes: [Vec<[u16; 4]>; 2],
     /// Per colour to move, per square: the accumulators.
     acc: [Vec<[i16; D]>; 2],
-    empty: Vec<bool>,
+    /// Per colour to move, per square: whether it was empty when that view last synced.
+    empty: [Vec<bool>; 2],
+    /// Per colour to move: the board's history (square, stone) when that view last synced.
+    seen: [Vec<(Move, Cell)>; 2],
     scratch: QuantScratch,
 }
 
 impl NnEval {
+    /// Accumulators for `board`. Later changes to the board must come through
+    /// `Board::make`, `undo` or `place` (its history); after anything else, `refresh`.
     pub fn new(model: &'static QuantModel, board: &Board) -> NnEval {
         let n = board.width() * board.height();
         let mut e = NnEval {
@@ -77,7 +88,8 @@ impl NnEval {
             height: board.height(),
             shapes: [vec![[0; 4]; n], vec![[0; 4]; n]],
             acc: [vec![[0; D]; n], vec![[0; D]; n]],
-            empty: vec![false; n],
+            empty: [vec![false; n], vec![false; n]],
+            seen: [Vec::with_capacity(CELLS), Vec::with_capacity(CELLS)],
             scratch: QuantScratch::new(),
         };
         e.refresh(board);
@@ -89,29 +101,55 @@ impl NnEval {
         self.model
     }
 
-    /// Recomputes every square from the board.
+    /// Recomputes every square of both views from the board.
     pub fn refresh(&mut self, board: &Board) {
         assert_eq!((board.width(), board.height()), (self.width, self.height));
         for y in 0..self.height {
             for x in 0..self.width {
                 let m = Move::from_xy(x, y);
                 let i = y * self.width + x;
-                self.empty[i] = board.cell(m) == Cell::Empty;
                 for side in [Color::Black, Color::White] {
                     let s: [u16; 4] = std::array::from_fn(|d| shape_index(board, m, d, side));
                     self.shapes[side.idx()][i] = s;
                     self.acc[side.idx()][i] = self.model.accumulator(&s);
+                    self.empty[side.idx()][i] = board.cell(m) == Cell::Empty;
                 }
             }
         }
+        for v in 0..2 {
+            self.seen[v].clear();
+            self.seen[v].extend(board.history().iter().map(|&m| (m, board.cell(m))));
+        }
     }
 
-    /// Call after a stone was placed on or taken off `m` (make and undo alike).
+    /// Brings `side`'s view up to date with the board: every stone placed or taken off
+    /// since that view last synced (the two histories after their common start).
+    pub fn sync(&mut self, board: &Board, side: Color) {
+        let v = side.idx();
+        let history = board.history();
+        let common = self.seen[v]
+            .iter()
+            .zip(history)
+            .take_while(|&(&(a, cell), &b)| a == b && board.cell(b) == cell)
+            .count();
+        for k in common..self.seen[v].len() {
+            let m = self.seen[v][k].0;
+            self.update_view(board, m, side);
+        }
+        self.seen[v].truncate(common);
+        for &m in &history[common..] {
+            self.update_view(board, m, side);
+            self.seen[v].push((m, board.cell(m)));
+        }
+    }
+
+    /// `side`'s view after a stone was placed on or taken off `m`.
     #[inline]
-    pub fn update(&mut self, board: &Board, m: Move) {
+    fn update_view(&mut self, board: &Board, m: Move, side: Color) {
         let (mx, my) = (m.x() as i32, m.y() as i32);
         let (w, h) = (self.width as i32, self.height as i32);
-        self.empty[m.y() * self.width + m.x()] = board.cell(m) == Cell::Empty;
+        let v = side.idx();
+        self.empty[v][m.y() * self.width + m.x()] = board.cell(m) == Cell::Empty;
         for (dir, &(dx, dy)) in DIR_STEPS.iter().enumerate() {
             for off in -(REACH as i32)..=REACH as i32 {
                 let (x, y) = (mx + off * dx, my + off * dy);
@@ -120,34 +158,34 @@ impl NnEval {
                 }
                 let sq = Move::from_xy(x as usize, y as usize);
                 let i = (y * w + x) as usize;
-                for side in [Color::Black, Color::White] {
-                    let new = shape_index(board, sq, dir, side);
-                    let old = &mut self.shapes[side.idx()][i][dir];
-                    if new != *old {
-                        let acc = &mut self.acc[side.idx()][i];
-                        sub_row(acc, self.model.row(*old));
-                        add_row(acc, self.model.row(new));
-                        *old = new;
-                    }
+                let new = shape_index(board, sq, dir, side);
+                let old = &mut self.shapes[v][i][dir];
+                if new != *old {
+                    let acc = &mut self.acc[v][i];
+                    sub_row(acc, self.model.row(*old));
+                    add_row(acc, self.model.row(new));
+                    *old = new;
                 }
             }
         }
     }
 
-    /// The accumulators for `side` to move, row-major.
-    pub fn accumulators(&self, side: Color) -> &[[i16; D]] {
+    /// The accumulators for `side` to move, row-major, brought up to date.
+    pub fn accumulators(&mut self, board: &Board, side: Color) -> &[[i16; D]] {
+        self.sync(board, side);
         &self.acc[side.idx()]
     }
 
     /// Runs the rest of the network for the board's side to move: returns the value
     /// logits (win, draw, loss at `OUT_SCALE`); `policy` reads the policy after it.
     pub fn compute(&mut self, board: &Board) -> [i32; 3] {
-        let side = board.side_to_move().idx();
+        let side = board.side_to_move();
+        self.sync(board, side);
         self.model.forward_from_acc(
             self.width,
             self.height,
-            &self.acc[side],
-            &self.empty,
+            &self.acc[side.idx()],
+            &self.empty[side.idx()],
             &mut self.scratch,
         )
     }
@@ -182,8 +220,8 @@ mod tests {
         Box::leak(Box::new(q))
     }
 
-    /// Random make/undo walks; after every step the incremental state equals a fresh
-    /// one and the outputs equal `QuantModel::forward`, to the integer.
+    /// Random make/undo walks, the views synced at random; every 7 steps the synced
+    /// state equals a fresh one and the outputs equal `QuantModel::forward`, to the integer.
     fn check_walks(model: &'static QuantModel, w: usize, h: usize, walks: usize, seed: u64) {
         let mut rng = SplitMix64::new(seed);
         let mut board = Board::new(w, h, Rule::Freestyle);
@@ -196,8 +234,7 @@ mod tests {
                 // Make more often than undo, so walks go deep and come back.
                 let undo = board.stone_count() > 0 && rng.below(3) == 0;
                 if undo {
-                    let m = board.undo().expect("a stone");
-                    inc.update(&board, m);
+                    board.undo().expect("a stone");
                 } else if board.stone_count() < target {
                     let m =
                         Move::from_xy(rng.below(w as u64) as usize, rng.below(h as u64) as usize);
@@ -205,17 +242,21 @@ mod tests {
                         continue;
                     }
                     board.make(m);
-                    inc.update(&board, m);
+                }
+                // Views sync now and then, each on its own, as the search asks for them.
+                if rng.below(3) == 0 {
+                    let side = [Color::Black, Color::White][rng.below(2) as usize];
+                    inc.sync(&board, side);
                 }
                 steps += 1;
                 if !steps.is_multiple_of(7) {
                     continue;
                 }
-                let fresh = NnEval::new(model, &board);
+                let mut fresh = NnEval::new(model, &board);
                 for side in [Color::Black, Color::White] {
                     assert_eq!(
-                        inc.accumulators(side),
-                        fresh.accumulators(side),
+                        inc.accumulators(&board, side),
+                        fresh.accumulators(&board, side),
                         "walk {walk}"
                     );
                 }
@@ -225,13 +266,11 @@ mod tests {
                 assert_eq!(v, want, "walk {walk} step {steps}");
                 assert_eq!(inc.policy(), &qs.policy[..], "walk {walk} step {steps}");
             }
-            while let Some(m) = board.undo() {
-                inc.update(&board, m);
-            }
-            let fresh = NnEval::new(model, &board);
+            while board.undo().is_some() {}
+            let mut fresh = NnEval::new(model, &board);
             assert_eq!(
-                inc.accumulators(Color::Black),
-                fresh.accumulators(Color::Black)
+                inc.accumulators(&board, Color::Black),
+                fresh.accumulators(&board, Color::Black)
             );
         }
         assert!(steps > 1000, "{steps}");
