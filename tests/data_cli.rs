@@ -129,3 +129,35 @@ fn a_bad_shard_index_or_a_corrupt_file_is_an_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("truncated"));
     let _ = std::fs::remove_file(&bad);
 }
+
+#[test]
+fn openings_are_balanced_stone_lists_that_repeat_from_their_seed() {
+    let path = std::env::temp_dir().join(format!("fivefold-open-{}.txt", std::process::id()));
+    let run = |seed: &str| {
+        let status = Command::new(fivefold_data())
+            .args(["openings", "--count", "3", "--size", "9", "--seed", seed])
+            .arg("--out")
+            .arg(&path)
+            .status()
+            .expect("fivefold-data runs");
+        assert!(status.success());
+        std::fs::read_to_string(&path).expect("openings file")
+    };
+    let text = run("5");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for line in &lines {
+        let stones: Vec<(u32, u32)> = line
+            .split_whitespace()
+            .map(|s| {
+                let (x, y) = s.split_once(',').expect("x,y");
+                (x.parse().expect("x"), y.parse().expect("y"))
+            })
+            .collect();
+        assert!((2..=6).contains(&stones.len()), "{line}");
+        assert!(stones.iter().all(|&(x, y)| x < 9 && y < 9), "{line}");
+    }
+    assert_eq!(run("5"), text);
+    assert_ne!(run("6"), text);
+    let _ = std::fs::remove_file(&path);
+}

@@ -8,7 +8,7 @@ pub mod rng;
 pub mod selfplay;
 
 pub use format::{read_games, write_game, write_header, GameRecord, Outcome, Ply};
-pub use selfplay::{play_game, SelfPlayOptions};
+pub use selfplay::{opening, play_game, SelfPlayOptions};
 
 use crate::search::Searcher;
 use std::io::Write;

@@ -66,6 +66,23 @@ impl SelfPlayOptions {
     }
 }
 
+/// The random stream of game `index` of the campaign `seed`.
+fn game_rng(seed: u64, index: u64) -> SplitMix64 {
+    SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The opening stones of game `index` of the campaign `seed` (black first), as
+/// `play_game` starts it: fresh balanced openings for matches.
+pub fn opening(
+    searcher: &mut Searcher,
+    opts: &SelfPlayOptions,
+    seed: u64,
+    index: u64,
+) -> Vec<Move> {
+    searcher.clear();
+    balanced_opening(searcher, opts, &mut game_rng(seed, index)).1
+}
+
 /// Plays game `index` of the campaign `seed` with `searcher` (cleared first).
 pub fn play_game(
     searcher: &mut Searcher,
@@ -73,7 +90,7 @@ pub fn play_game(
     seed: u64,
     index: u64,
 ) -> GameRecord {
-    let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = game_rng(seed, index);
     searcher.clear();
     let (mut board, opening) = balanced_opening(searcher, opts, &mut rng);
     let mut plies: Vec<Ply> = opening
@@ -203,5 +220,10 @@ mod tests {
         let mut fresh = Searcher::new(opts.hash_bytes);
         assert_eq!(play_game(&mut fresh, &opts, 42, 3), g);
         assert_ne!(play_game(&mut fresh, &opts, 42, 4), g);
+        // The opening alone is the game's opening.
+        let stones = opening(&mut fresh, &opts, 42, 3);
+        let squares: Vec<u16> = stones.iter().map(|&m| square(&opts, m)).collect();
+        let recorded: Vec<u16> = g.plies[..g.opening as usize].iter().map(|p| p.mv).collect();
+        assert_eq!(squares, recorded);
     }
 }

@@ -61,6 +61,21 @@ enum Cmd {
     },
     /// Games, positions, results and labels of data files
     Stats { inputs: Vec<PathBuf> },
+    /// Fresh balanced openings for a match (the self-play games' openings of a new seed):
+    /// one line of black-first `x,y` moves each
+    Openings {
+        #[arg(long)]
+        count: u64,
+        #[arg(long)]
+        seed: u64,
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+        /// INFO rule (0 freestyle, 1 standard, 4 renju)
+        #[arg(long, default_value_t = 0)]
+        rule: i64,
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Where the labelled best moves stand in the classical ordering and the network's
     /// policy, and how well each evaluation predicts the results (freestyle games)
     Probe {
@@ -120,6 +135,13 @@ fn main() -> Result<()> {
             println!("{}", stats(&load_all(&inputs)?));
             Ok(())
         }
+        Cmd::Openings {
+            count,
+            seed,
+            size,
+            rule,
+            out,
+        } => openings(count, seed, size, Rule::from_bits(rule), &out),
         Cmd::Probe { net, inputs } => {
             let model = match net {
                 Some(path) => {
@@ -131,6 +153,33 @@ fn main() -> Result<()> {
             Ok(())
         }
     }
+}
+
+fn openings(count: u64, seed: u64, size: usize, rule: Rule, out: &Path) -> Result<()> {
+    if !(5..=fivefold::game::MAX_SIZE).contains(&size) {
+        bail!("--size must be 5 to {}", fivefold::game::MAX_SIZE);
+    }
+    let opts = SelfPlayOptions {
+        width: size,
+        height: size,
+        rule,
+        ..SelfPlayOptions::default()
+    };
+    let mut searcher = Searcher::new(opts.hash_bytes);
+    let mut text = format!(
+        "# {count} balanced openings, fivefold-data openings --seed {seed} --size {size} --rule {}\n",
+        rule.bits()
+    );
+    for i in 0..count {
+        let stones = fivefold::data::opening(&mut searcher, &opts, seed, i);
+        let line: Vec<String> = stones
+            .iter()
+            .map(|m| format!("{},{}", m.x(), m.y()))
+            .collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))
 }
 
 fn gen(a: GenArgs) -> Result<()> {
