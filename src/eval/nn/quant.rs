@@ -41,6 +41,8 @@ pub struct QuantScratch {
     pub value: [i32; 3],
     /// Policy logits; `i32::MIN` on occupied squares.
     pub policy: Vec<i32>,
+    /// The board size `hpad` was last zeroed for (its border stays zero after).
+    padded: (usize, usize),
 }
 
 impl Default for QuantScratch {
@@ -59,13 +61,18 @@ impl QuantScratch {
             m: Vec::with_capacity(MAX_SQUARES),
             value: [0; 3],
             policy: Vec::with_capacity(MAX_SQUARES),
+            padded: (0, 0),
         }
     }
 
     fn resize(&mut self, width: usize, height: usize) {
         let n = width * height;
         self.acc.resize(n, [0; D]);
-        self.hpad.resize((width + 2) * (height + 2), [0; D]);
+        if self.padded != (width, height) {
+            self.hpad.clear();
+            self.hpad.resize((width + 2) * (height + 2), [0; D]);
+            self.padded = (width, height);
+        }
         self.m.resize(n, [0; D]);
         self.policy.resize(n, 0);
     }
@@ -158,7 +165,9 @@ impl QuantModel {
 
     /// The network from given accumulators (row-major `width x height`) on: mixing,
     /// pooling, value and policy, with `q`'s buffers (resized, never reallocated within
-    /// `MAX_SIZE`). Returns the value logits; the policy is left in `q.policy`.
+    /// `MAX_SIZE`). Returns the value logits; the policy is left in `q.policy`. With AVX2
+    /// where the processor has it (the same code compiled for it and chosen at run time:
+    /// integer arithmetic, so the same results).
     pub fn forward_from_acc(
         &self,
         width: usize,
@@ -168,60 +177,14 @@ impl QuantModel {
         q: &mut QuantScratch,
     ) -> [i32; 3] {
         q.resize(width, height);
-        q.hpad.fill([0; D]);
-        let pw = width + 2;
-        for y in 0..height {
-            for x in 0..width {
-                let a = &acc[y * width + x];
-                q.hpad[(y + 1) * pw + x + 1] = a.map(|a| a.clamp(0, ONE as i16));
-            }
-        }
-        self.mix(width, height, q);
-        q.value = self.value_head(q);
-        self.policy_head(empty, q);
-        q.value
-    }
-
-    /// The depthwise convolution, with AVX2 where the processor has it (the same code,
-    /// compiled for AVX2 and chosen at run time: integer arithmetic, so the same results).
-    fn mix(&self, width: usize, height: usize, q: &mut QuantScratch) {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the processor supports AVX2 (checked above).
-            unsafe { mix_avx2(&self.conv_w, &self.conv_b, width, height, &q.hpad, &mut q.m) };
-            return;
+            unsafe { forward_avx2(self, width, height, acc, empty, q) };
+            return q.value;
         }
-        mix_portable(&self.conv_w, &self.conv_b, width, height, &q.hpad, &mut q.m);
-    }
-
-    fn value_head(&self, q: &QuantScratch) -> [i32; 3] {
-        let mut sum = [0i32; D];
-        for m in &q.m {
-            for c in 0..D {
-                sum[c] += m[c] as i32;
-            }
-        }
-        let n = q.m.len().max(1) as i32;
-        let g = sum.map(|v| (v + n / 2) / n);
-        let hidden: [i32; HIDDEN] = std::array::from_fn(|j| {
-            let w = &self.v1_w[j * D..(j + 1) * D];
-            let pre = self.v1_b[j] + dot16(w, &g);
-            (pre >> WEIGHT_SHIFT).clamp(0, ONE)
-        });
-        std::array::from_fn(|k| {
-            self.v2_b[k] + dot16(&self.v2_w[k * HIDDEN..(k + 1) * HIDDEN], &hidden)
-        })
-    }
-
-    fn policy_head(&self, empty: &[bool], q: &mut QuantScratch) {
-        for ((p, m), &empty) in q.policy.iter_mut().zip(&q.m).zip(empty) {
-            *p = if empty {
-                let m32 = m.map(|v| v as i32);
-                self.pol_b + dot16(&self.pol_u, &m32)
-            } else {
-                i32::MIN
-            };
-        }
+        forward_body(self, width, height, acc, empty, q);
+        q.value
     }
 
     /// Logits as floats, comparable with the float model's.
@@ -262,6 +225,88 @@ pub fn has_avx2() -> bool {
     use std::sync::OnceLock;
     static AVX2: OnceLock<bool> = OnceLock::new();
     *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
+}
+
+/// The network after the accumulators: clipped copy into the padded plane, mixing,
+/// value and policy heads. Plain loops over the channels, so they vectorise.
+#[inline(always)]
+fn forward_body(
+    model: &QuantModel,
+    width: usize,
+    height: usize,
+    acc: &[[i16; D]],
+    empty: &[bool],
+    q: &mut QuantScratch,
+) {
+    let pw = width + 2;
+    for y in 0..height {
+        let row = &acc[y * width..(y + 1) * width];
+        let dst = &mut q.hpad[(y + 1) * pw + 1..(y + 1) * pw + 1 + width];
+        for (d, a) in dst.iter_mut().zip(row) {
+            for c in 0..D {
+                d[c] = a[c].clamp(0, ONE as i16);
+            }
+        }
+    }
+    mix_body(
+        &model.conv_w,
+        &model.conv_b,
+        width,
+        height,
+        &q.hpad,
+        &mut q.m,
+    );
+    q.value = value_head(model, &q.m);
+    let u: &[i16; D] = model.pol_u[..].try_into().expect("D weights");
+    for ((p, m), &empty) in q.policy.iter_mut().zip(&q.m).zip(empty) {
+        *p = if empty {
+            let mut sum = 0i32;
+            for c in 0..D {
+                sum += u[c] as i32 * m[c] as i32;
+            }
+            model.pol_b + sum
+        } else {
+            i32::MIN
+        };
+    }
+}
+
+/// `forward_body` compiled for AVX2.
+///
+/// # Safety
+/// The processor must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn forward_avx2(
+    model: &QuantModel,
+    width: usize,
+    height: usize,
+    acc: &[[i16; D]],
+    empty: &[bool],
+    q: &mut QuantScratch,
+) {
+    forward_body(model, width, height, acc, empty, q)
+}
+
+/// Board mean of the mixed channels, the hidden layer, the three value logits.
+#[inline(always)]
+fn value_head(model: &QuantModel, m: &[[i16; D]]) -> [i32; 3] {
+    let mut sum = [0i32; D];
+    for sq in m {
+        for c in 0..D {
+            sum[c] += sq[c] as i32;
+        }
+    }
+    let n = m.len().max(1) as i32;
+    let g = sum.map(|v| (v + n / 2) / n);
+    let hidden: [i32; HIDDEN] = std::array::from_fn(|j| {
+        let w = &model.v1_w[j * D..(j + 1) * D];
+        let pre = model.v1_b[j] + dot16(w, &g);
+        (pre >> WEIGHT_SHIFT).clamp(0, ONE)
+    });
+    std::array::from_fn(|k| {
+        model.v2_b[k] + dot16(&model.v2_w[k * HIDDEN..(k + 1) * HIDDEN], &hidden)
+    })
 }
 
 #[inline(always)]
@@ -442,6 +487,30 @@ mod tests {
             b.make(Move::from_xy(x, y));
         }
         b
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_forward_equals_portable_forward() {
+        if !has_avx2() {
+            return;
+        }
+        let model = QuantModel::from_float(&Model::random(21)).expect("fits");
+        let mut rng = crate::data::rng::SplitMix64::new(22);
+        for (w, h) in [(15, 15), (20, 20), (7, 12)] {
+            let acc: Vec<[i16; D]> = (0..w * h)
+                .map(|_| std::array::from_fn(|_| rng.below(1400) as i16 - 400))
+                .collect();
+            let empty: Vec<bool> = (0..w * h).map(|_| rng.below(3) != 0).collect();
+            let (mut a, mut b) = (QuantScratch::new(), QuantScratch::new());
+            a.resize(w, h);
+            b.resize(w, h);
+            forward_body(&model, w, h, &acc, &empty, &mut a);
+            // SAFETY: AVX2 checked above.
+            unsafe { forward_avx2(&model, w, h, &acc, &empty, &mut b) };
+            assert_eq!((a.value, &a.policy), (b.value, &b.policy));
+            assert!(a.policy.iter().any(|&p| p != i32::MIN));
+        }
     }
 
     #[test]
