@@ -330,7 +330,10 @@ fn mix_body(
                     out[c] += w[c] as i32 * h[c] as i32;
                 }
             }
-            m[y * width + x] = out.map(|v| (v >> WEIGHT_SHIFT).clamp(0, ONE) as i16);
+            let dst = &mut m[y * width + x];
+            for c in 0..D {
+                dst[c] = (out[c] >> WEIGHT_SHIFT).clamp(0, ONE) as i16;
+            }
         }
     }
 }
