@@ -315,7 +315,7 @@ impl Search<'_> {
         // Static evaluation, and whether it improved on ours two plies up. Under a
         // threat the node takes its parent's, negated.
         let eval = if mode == Mode::All || ply == 0 {
-            pos.eval.evaluate(us)
+            pos.static_eval(us)
         } else {
             -self.static_evals[ply - 1]
         };
@@ -491,7 +491,7 @@ impl Search<'_> {
         {
             return WIN - ply as i32 - 3;
         }
-        let eval = pos.eval.evaluate(us);
+        let eval = pos.static_eval(us);
         if eval < beta
             && pos.eval.count_at_least(us, Threat::FourPlus) > 0
             && pos.eval.count_at_least(us, Threat::Four) >= vcf::LEAF_VCF_MIN_FOURS

@@ -4,6 +4,9 @@ use crate::eval::nn::{NnEval, QuantModel};
 use crate::eval::{Evaluator, Threat};
 use crate::game::{Board, Cell, Color, Move, Rule, DIRS};
 
+/// The network's value times this / 100 is in classical evaluation units.
+const NN_VALUE_SCALE: i32 = 230;
+
 #[derive(Clone)]
 pub struct Position {
     pub board: Board,
@@ -35,6 +38,22 @@ impl Position {
         let nn = self.nn.as_mut()?;
         nn.compute(&self.board);
         nn.policy().iter().copied().max()
+    }
+
+    /// The static evaluation for `us`, the side to move: the classical evaluation, or
+    /// with a network the mean of it and the network's value (scaled to the classical
+    /// units: fitted to game results, the classical evaluation's scale is 919 and the
+    /// value's 400). At 20,000 nodes with the policy ordering: +37 +/- 36 Elo against the
+    /// classical build where the policy alone lost 38 (journal "Network in the search").
+    #[inline]
+    pub fn static_eval(&mut self, us: Color) -> i32 {
+        let classical = self.eval.evaluate(us);
+        match self.nn.as_mut() {
+            Some(nn) if us == self.board.side_to_move() => {
+                (classical + nn.value_score(&self.board) * NN_VALUE_SCALE / 100) / 2
+            }
+            _ => classical,
+        }
     }
 
     #[inline]

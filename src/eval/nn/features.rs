@@ -10,7 +10,6 @@
 //! unordered pair of side shapes, 3 * 121 * 122 / 2 = 22 143 indices, all reachable.
 
 use crate::game::{key_slot, Board, Cell, Color, Move};
-use std::sync::OnceLock;
 
 /// Cell codes seen by the side to move.
 pub const EMPTY: u8 = 0;
@@ -31,13 +30,18 @@ pub const SHAPES: usize = 3 * PAIRS;
 pub const DIR_STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
 /// Dense index of one side, given nearest-first view codes.
-pub fn side_index(cells: [u8; REACH]) -> usize {
+pub const fn side_index(cells: [u8; REACH]) -> usize {
     const START: [usize; REACH + 1] = [0, 1, 4, 13, 40];
-    let open = cells.iter().position(|&c| c == WALL).unwrap_or(REACH);
-    let digits = cells[..open]
-        .iter()
-        .rev()
-        .fold(0, |acc, &c| acc * 3 + c as usize);
+    let mut open = 0;
+    while open < REACH && cells[open] != WALL {
+        open += 1;
+    }
+    let mut digits = 0;
+    let mut k = open;
+    while k > 0 {
+        k -= 1;
+        digits = digits * 3 + cells[k] as usize;
+    }
     START[open] + digits
 }
 
@@ -56,7 +60,7 @@ struct KeyTables {
     right: [[u8; 256]; 2],
 }
 
-fn view_code(board_code: u32, side: Color) -> u8 {
+const fn view_code(board_code: u32, side: Color) -> u8 {
     match (board_code as u8, side) {
         (1, Color::Black) | (2, Color::White) => OWN,
         (2, Color::Black) | (1, Color::White) => OPP,
@@ -64,26 +68,35 @@ fn view_code(board_code: u32, side: Color) -> u8 {
     }
 }
 
-fn key_tables() -> &'static KeyTables {
-    static TABLES: OnceLock<KeyTables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut t = KeyTables {
-            left: [[0; 256]; 2],
-            right: [[0; 256]; 2],
-        };
-        for side in [Color::Black, Color::White] {
-            for bits in 0..256u32 {
-                // Slot k of the left slice holds offset -(4 - k) (slots 1..=4 of the key);
-                // slot k of the right slice holds offset k + 1 (slots 5..=8).
-                let cell = |k: usize| view_code((bits >> (2 * k)) & 3, side);
-                let left = [cell(3), cell(2), cell(1), cell(0)];
-                let right = [cell(0), cell(1), cell(2), cell(3)];
-                t.left[side.idx()][bits as usize] = side_index(left) as u8;
-                t.right[side.idx()][bits as usize] = side_index(right) as u8;
-            }
+/// Built at compile time: a lazily built table cost a synchronised check per lookup.
+static KEY_TABLES: KeyTables = key_tables();
+
+const fn key_tables() -> KeyTables {
+    let mut t = KeyTables {
+        left: [[0; 256]; 2],
+        right: [[0; 256]; 2],
+    };
+    let sides = [Color::Black, Color::White];
+    let mut s = 0;
+    while s < 2 {
+        let side = sides[s];
+        let mut bits = 0u32;
+        while bits < 256 {
+            // Slot k of the left slice holds offset -(4 - k) (slots 1..=4 of the key);
+            // slot k of the right slice holds offset k + 1 (slots 5..=8).
+            let c = [
+                view_code(bits & 3, side),
+                view_code((bits >> 2) & 3, side),
+                view_code((bits >> 4) & 3, side),
+                view_code((bits >> 6) & 3, side),
+            ];
+            t.left[s][bits as usize] = side_index([c[3], c[2], c[1], c[0]]) as u8;
+            t.right[s][bits as usize] = side_index(c) as u8;
+            bits += 1;
         }
-        t
-    })
+        s += 1;
+    }
+    t
 }
 
 /// The shape of a board line key (see `game::Board::key`) with the centre `centre`.
@@ -91,7 +104,7 @@ fn key_tables() -> &'static KeyTables {
 pub fn shape_from_key(key: u32, centre: Cell, side: Color) -> u16 {
     debug_assert_eq!(key_slot(-4), 1);
     debug_assert_eq!(key_slot(1), 5);
-    let t = key_tables();
+    let t = &KEY_TABLES;
     let a = t.left[side.idx()][((key >> 2) & 0xFF) as usize] as usize;
     let b = t.right[side.idx()][((key >> 10) & 0xFF) as usize] as usize;
     let (lo, hi) = (a.min(b), a.max(b));

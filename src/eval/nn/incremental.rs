@@ -1,26 +1,30 @@
-//! The quantised network in the search: accumulators brought up to date when asked.
+//! The quantised network in the search, kept up to date incrementally.
 //!
-//! Every square holds, for each colour to move, its four line shapes and their int16
-//! accumulator (`QuantModel::accumulator`). The two views are kept apart: every shape's
-//! own/opponent view swaps with the side to move. A stone changes the shapes of the
-//! squares within `REACH` along its four lines (and its own four), so bringing a view up
-//! to date looks up those 4 x 9 shapes and, where one changed, subtracts the old embedding
-//! row and adds the new one. Int16 sums wrap, so the result is exactly the full
-//! recomputation's whatever the order of updates.
+//! Every square holds, for each colour to move (a view: every shape's own/opponent
+//! reading swaps with the side to move), its four line shapes, their int16 accumulator
+//! (`QuantModel::accumulator`), the mixing convolution's int32 sum before its shift and
+//! clip, and the mixed channels after; each view also keeps the board sum of the mixed
+//! channels, which is all the value head needs.
 //!
-//! Updates are lazy: make and undo do nothing here, and `compute` first syncs the side to
-//! move's view with the board, updating along the stones that differ between the board's
-//! move history and the history that view last saw. Most nodes never call `compute`, so
-//! this costs in proportion to the network's uses, not to the nodes (journal "Network
-//! inference").
+//! A stone changes the shapes of the squares within `REACH` along its four lines (and its
+//! own four). Bringing a view up to date looks up those 4 x 9 shapes; where one changed,
+//! the accumulator loses the old embedding row and gains the new one, and where its
+//! clipped value changed, the nine convolution sums around it move by tap x change (the
+//! convolution is linear before its clip). The touched squares are then re-clipped and
+//! the board sum corrected. Integer arithmetic, int16 sums wrapping: the result is the full
+//! recomputation's exactly, whatever the order (tests compare after random walks).
 //!
-//! The rest of the network (clipped ReLU, the 3x3 mixing convolution, pooling, value
-//! and policy heads) is recomputed over the whole board when `compute` is called: this
-//! first version keeps no incremental convolution. Nothing allocates after `new`.
+//! Updates are lazy: make and undo do nothing here, and `compute` / `value_score` first
+//! sync the side to move's view with the board, along the stones that differ between the
+//! board's move history and the one that view last saw. Cost in `bench 11` (node rates,
+//! journal "Network inference"): classical 665k nps, with the network's value at every
+//! node and its policy at depth >= 2 257k. Nothing allocates after `new`.
 
 use super::features::{shape_index, DIR_STEPS, REACH};
-use super::model::D;
-use super::quant::{add_row, sub_row, QuantModel, QuantScratch, OUT_SCALE};
+use super::model::{D, KERNEL};
+#[cfg(target_arch = "x86_64")]
+use super::quant::has_avx2;
+use super::quant::{policy_head, value_from_sum, QuantModel, ONE, OUT_SCALE, WEIGHT_SHIFT};
 use crate::game::{Board, Cell, Color, Move, CELLS};
 use std::sync::OnceLock;
 
@@ -61,39 +65,63 @@ pub fn score_of(value: [i32; 3]) -> i32 {
     (s.round() as i32).clamp(-SCORE_LIMIT, SCORE_LIMIT)
 }
 
+/// One colour-to-move's view of the board, kept up to date by `sync`.
+#[derive(Clone)]
+struct View {
+    /// Per square (row-major): the four shapes, the accumulator, whether empty.
+    shapes: Vec<[u16; 4]>,
+    acc: Vec<[i16; D]>,
+    empty: Vec<bool>,
+    /// Per square: the mixing convolution before its shift and clip (bias included),
+    /// and after (`mixed`); `sum` is the board sum of `mixed`, per channel.
+    pre: Vec<[i32; D]>,
+    mixed: Vec<[i16; D]>,
+    sum: [i32; D],
+    /// Squares whose `pre` changed since `mixed` was last brought up to date.
+    touched: Vec<u16>,
+    is_touched: Vec<bool>,
+    /// The board's history (square, stone) when this view last synced.
+    seen: Vec<(Move, Cell)>,
+}
+
 #[derive(Clone)]
 pub struct NnEval {
     model: &'static QuantModel,
     width: usize,
     height: usize,
-    /// Per colour to move (`Color::idx`), per square (row-major): the four shapes.
-    shapes: [Vec<[u16; 4]>; 2],
-    /// Per colour to move, per square: the accumulators.
-    acc: [Vec<[i16; D]>; 2],
-    /// Per colour to move, per square: whether it was empty when that view last synced.
-    empty: [Vec<bool>; 2],
-    /// Per colour to move: the board's history (square, stone) when that view last synced.
-    seen: [Vec<(Move, Cell)>; 2],
-    scratch: QuantScratch,
+    views: [View; 2],
+    policy: Vec<i32>,
+    /// The board (hash, stones) of the last `compute`, whose outputs are kept.
+    computed: (u64, usize),
+    value: [i32; 3],
 }
 
 impl NnEval {
-    /// Accumulators for `board`. Later changes to the board must come through
+    /// The network's state for `board`. Later changes to the board must come through
     /// `Board::make`, `undo` or `place` (its history); after anything else, `refresh`.
     pub fn new(model: &'static QuantModel, board: &Board) -> NnEval {
         let n = board.width() * board.height();
+        let view = View {
+            shapes: vec![[0; 4]; n],
+            acc: vec![[0; D]; n],
+            empty: vec![false; n],
+            pre: vec![[0; D]; n],
+            mixed: vec![[0; D]; n],
+            sum: [0; D],
+            touched: Vec::with_capacity(n),
+            is_touched: vec![false; n],
+            seen: Vec::with_capacity(CELLS),
+        };
         let mut e = NnEval {
             model,
             width: board.width(),
             height: board.height(),
-            shapes: [vec![[0; 4]; n], vec![[0; 4]; n]],
-            acc: [vec![[0; D]; n], vec![[0; D]; n]],
-            empty: [vec![false; n], vec![false; n]],
-            seen: [Vec::with_capacity(CELLS), Vec::with_capacity(CELLS)],
-            scratch: QuantScratch::new(),
+            views: [view.clone(), view],
+            policy: vec![0; n],
+            computed: (0, usize::MAX),
+            value: [0; 3],
         };
         e.refresh(board);
-        e.scratch.policy.resize(n, 0);
         e
     }
 
@@ -101,93 +129,85 @@ impl NnEval {
         self.model
     }
 
-    /// Recomputes every square of both views from the board.
+    /// Recomputes both views from the board.
     pub fn refresh(&mut self, board: &Board) {
         assert_eq!((board.width(), board.height()), (self.width, self.height));
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let m = Move::from_xy(x, y);
-                let i = y * self.width + x;
-                for side in [Color::Black, Color::White] {
+        self.computed = (0, usize::MAX);
+        let bias: [i32; D] = std::array::from_fn(|c| self.model.conv_b[c]);
+        let k = Kernels::detect();
+        for side in [Color::Black, Color::White] {
+            let v = &mut self.views[side.idx()];
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    let m = Move::from_xy(x, y);
+                    let i = y * self.width + x;
                     let s: [u16; 4] = std::array::from_fn(|d| shape_index(board, m, d, side));
-                    self.shapes[side.idx()][i] = s;
-                    self.acc[side.idx()][i] = self.model.accumulator(&s);
-                    self.empty[side.idx()][i] = board.cell(m) == Cell::Empty;
+                    v.shapes[i] = s;
+                    v.acc[i] = [0; D];
+                    v.empty[i] = board.cell(m) == Cell::Empty;
                 }
             }
-        }
-        for v in 0..2 {
-            self.seen[v].clear();
-            self.seen[v].extend(board.history().iter().map(|&m| (m, board.cell(m))));
+            v.pre.fill(bias);
+            v.mixed.fill([0; D]);
+            v.sum = [0; D];
+            v.touched.clear();
+            v.is_touched.fill(false);
+            // Every accumulator from zero: the convolution gets each one's clipped value.
+            for i in 0..self.width * self.height {
+                let mut acc = self.model.accumulator(&v.shapes[i]);
+                std::mem::swap(&mut acc, &mut v.acc[i]);
+                let (old, new) = (acc, v.acc[i]);
+                spread(k, self.model, self.width, self.height, v, i, &old, &new);
+            }
+            // Squares no accumulator reaches still mix their bias.
+            for i in 0..self.width * self.height {
+                touch(v, i);
+            }
+            settle(k, v);
+            v.seen.clear();
+            v.seen
+                .extend(board.history().iter().map(|&m| (m, board.cell(m))));
         }
     }
 
     /// Brings `side`'s view up to date with the board: every stone placed or taken off
-    /// since that view last synced (the two histories after their common start).
+    /// since that view last synced (the two histories after their common start), then
+    /// the mixing of the squares those changes reach.
     pub fn sync(&mut self, board: &Board, side: Color) {
-        let v = side.idx();
-        let history = board.history();
-        let common = self.seen[v]
-            .iter()
-            .zip(history)
-            .take_while(|&(&(a, cell), &b)| a == b && board.cell(b) == cell)
-            .count();
-        for k in common..self.seen[v].len() {
-            let m = self.seen[v][k].0;
-            self.update_view(board, m, side);
-        }
-        self.seen[v].truncate(common);
-        for &m in &history[common..] {
-            self.update_view(board, m, side);
-            self.seen[v].push((m, board.cell(m)));
-        }
-    }
-
-    /// `side`'s view after a stone was placed on or taken off `m`.
-    #[inline]
-    fn update_view(&mut self, board: &Board, m: Move, side: Color) {
-        let (mx, my) = (m.x() as i32, m.y() as i32);
-        let (w, h) = (self.width as i32, self.height as i32);
-        let v = side.idx();
-        self.empty[v][m.y() * self.width + m.x()] = board.cell(m) == Cell::Empty;
-        for (dir, &(dx, dy)) in DIR_STEPS.iter().enumerate() {
-            for off in -(REACH as i32)..=REACH as i32 {
-                let (x, y) = (mx + off * dx, my + off * dy);
-                if x < 0 || y < 0 || x >= w || y >= h {
-                    continue;
-                }
-                let sq = Move::from_xy(x as usize, y as usize);
-                let i = (y * w + x) as usize;
-                let new = shape_index(board, sq, dir, side);
-                let old = &mut self.shapes[v][i][dir];
-                if new != *old {
-                    let acc = &mut self.acc[v][i];
-                    sub_row(acc, self.model.row(*old));
-                    add_row(acc, self.model.row(new));
-                    *old = new;
-                }
-            }
-        }
+        sync_view(self, board, side)
     }
 
     /// The accumulators for `side` to move, row-major, brought up to date.
     pub fn accumulators(&mut self, board: &Board, side: Color) -> &[[i16; D]] {
         self.sync(board, side);
-        &self.acc[side.idx()]
+        &self.views[side.idx()].acc
     }
 
-    /// Runs the rest of the network for the board's side to move: returns the value
-    /// logits (win, draw, loss at `OUT_SCALE`); `policy` reads the policy after it.
+    /// The value logits (win, draw, loss at `OUT_SCALE`) for the board's side to move;
+    /// `policy` reads the policy after it. Cached while the board stays the same.
     pub fn compute(&mut self, board: &Board) -> [i32; 3] {
+        let key = (board.hash(), board.history().len());
+        if key == self.computed {
+            return self.value;
+        }
         let side = board.side_to_move();
         self.sync(board, side);
-        self.model.forward_from_acc(
-            self.width,
-            self.height,
-            &self.acc[side.idx()],
-            &self.empty[side.idx()],
-            &mut self.scratch,
-        )
+        let v = &self.views[side.idx()];
+        self.value = value_from_sum(self.model, &v.sum, v.mixed.len());
+        policy_head(self.model, &v.mixed, &v.empty, &mut self.policy);
+        self.computed = key;
+        self.value
+    }
+
+    /// The value alone for the board's side to move, in engine units: no policy.
+    pub fn value_score(&mut self, board: &Board) -> i32 {
+        if (board.hash(), board.history().len()) == self.computed {
+            return score_of(self.value);
+        }
+        let side = board.side_to_move();
+        self.sync(board, side);
+        let v = &self.views[side.idx()];
+        score_of(value_from_sum(self.model, &v.sum, v.mixed.len()))
     }
 
     /// The value in engine units for the side to move (runs `compute`).
@@ -197,13 +217,268 @@ impl NnEval {
 
     /// Policy logits of the last `compute`, row-major; `i32::MIN` on occupied squares.
     pub fn policy(&self) -> &[i32] {
-        &self.scratch.policy
+        &self.policy
     }
 
     /// The last `compute`'s policy logit at `m`.
     #[inline]
     pub fn policy_at(&self, m: Move) -> i32 {
-        self.scratch.policy[m.y() * self.width + m.x()]
+        self.policy[m.y() * self.width + m.x()]
+    }
+}
+
+fn sync_view(e: &mut NnEval, board: &Board, side: Color) {
+    let (model, w, h) = (e.model, e.width, e.height);
+    let k = Kernels::detect();
+    let v = &mut e.views[side.idx()];
+    let history = board.history();
+    let common = v
+        .seen
+        .iter()
+        .zip(history)
+        .take_while(|&(&(a, cell), &b)| a == b && board.cell(b) == cell)
+        .count();
+    for i in common..v.seen.len() {
+        let m = v.seen[i].0;
+        update_view(k, model, w, h, v, board, m, side);
+    }
+    v.seen.truncate(common);
+    for &m in &history[common..] {
+        update_view(k, model, w, h, v, board, m, side);
+        v.seen.push((m, board.cell(m)));
+    }
+    settle(k, v);
+}
+
+/// `side`'s view after a stone was placed on or taken off `m`: the shapes along its
+/// four lines, their accumulators, and the convolution sums those reach.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn update_view(
+    k: Kernels,
+    model: &QuantModel,
+    w: usize,
+    h: usize,
+    v: &mut View,
+    board: &Board,
+    m: Move,
+    side: Color,
+) {
+    let (mx, my) = (m.x() as i32, m.y() as i32);
+    v.empty[m.y() * w + m.x()] = board.cell(m) == Cell::Empty;
+    for (dir, &(dx, dy)) in DIR_STEPS.iter().enumerate() {
+        for off in -(REACH as i32)..=REACH as i32 {
+            let (x, y) = (mx + off * dx, my + off * dy);
+            if x < 0 || y < 0 || x >= w as i32 || y >= h as i32 {
+                continue;
+            }
+            let sq = Move::from_xy(x as usize, y as usize);
+            let i = y as usize * w + x as usize;
+            let new = shape_index(board, sq, dir, side);
+            let old = v.shapes[i][dir];
+            if new != old {
+                v.shapes[i][dir] = new;
+                let before = v.acc[i];
+                k.replace_row(&mut v.acc[i], model.row(old), model.row(new));
+                let after = v.acc[i];
+                spread(k, model, w, h, v, i, &before, &after);
+            }
+        }
+    }
+}
+
+/// Square `i`'s accumulator went from `old` to `new`: the convolution sums of the
+/// squares around it change by the kernel tap times the change of its clipped value.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn spread(
+    k: Kernels,
+    model: &QuantModel,
+    w: usize,
+    h: usize,
+    v: &mut View,
+    i: usize,
+    old: &[i16; D],
+    new: &[i16; D],
+) {
+    let mut delta = [0i16; D];
+    if !k.clipped_delta(old, new, &mut delta) {
+        return;
+    }
+    let (sx, sy) = ((i % w) as i32, (i / w) as i32);
+    // Output t reads input t + (tap % 3 - 1, tap / 3 - 1) with that tap.
+    for tap in 0..KERNEL {
+        let (tx, ty) = (sx - (tap % 3) as i32 + 1, sy - (tap / 3) as i32 + 1);
+        if tx < 0 || ty < 0 || tx >= w as i32 || ty >= h as i32 {
+            continue;
+        }
+        let t = ty as usize * w + tx as usize;
+        k.add_tap(&mut v.pre[t], model.tap(tap), &delta);
+        touch(v, t);
+    }
+}
+
+#[inline(always)]
+fn touch(v: &mut View, t: usize) {
+    if !v.is_touched[t] {
+        v.is_touched[t] = true;
+        v.touched.push(t as u16);
+    }
+}
+
+/// The touched squares' mixed channels from their sums, and the board sum with them.
+#[inline(always)]
+fn settle(k: Kernels, v: &mut View) {
+    for &t in &v.touched {
+        let t = t as usize;
+        v.is_touched[t] = false;
+        k.settle(&v.pre[t], &mut v.mixed[t], &mut v.sum);
+    }
+    v.touched.clear();
+}
+
+/// The per-square arithmetic of the updates, with AVX2 where the processor has it and
+/// the same integers in portable code otherwise (a test compares them).
+#[derive(Clone, Copy)]
+struct Kernels {
+    avx2: bool,
+}
+
+impl Kernels {
+    #[inline]
+    fn detect() -> Kernels {
+        #[cfg(target_arch = "x86_64")]
+        return Kernels { avx2: has_avx2() };
+        #[cfg(not(target_arch = "x86_64"))]
+        Kernels { avx2: false }
+    }
+
+    /// `acc += new - old`, wrapping.
+    #[inline(always)]
+    fn replace_row(self, acc: &mut [i16; D], old: &[i16; D], new: &[i16; D]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: AVX2 was detected.
+            return unsafe { simd::replace_row(acc, old, new) };
+        }
+        for c in 0..D {
+            acc[c] = acc[c].wrapping_sub(old[c]).wrapping_add(new[c]);
+        }
+    }
+
+    /// `out = clip(new) - clip(old)`; whether any channel changed.
+    #[inline(always)]
+    fn clipped_delta(self, old: &[i16; D], new: &[i16; D], out: &mut [i16; D]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: AVX2 was detected.
+            return unsafe { simd::clipped_delta(old, new, out) };
+        }
+        let mut any = 0;
+        for c in 0..D {
+            out[c] = new[c].clamp(0, ONE as i16) - old[c].clamp(0, ONE as i16);
+            any |= out[c];
+        }
+        any != 0
+    }
+
+    /// `pre += tap * delta`, per channel.
+    #[inline(always)]
+    fn add_tap(self, pre: &mut [i32; D], tap: &[i16; D], delta: &[i16; D]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: AVX2 was detected.
+            return unsafe { simd::add_tap(pre, tap, delta) };
+        }
+        for c in 0..D {
+            pre[c] += tap[c] as i32 * delta[c] as i32;
+        }
+    }
+
+    /// `mixed = clip(pre >> WEIGHT_SHIFT)`, moving `sum` by the change.
+    #[inline(always)]
+    fn settle(self, pre: &[i32; D], mixed: &mut [i16; D], sum: &mut [i32; D]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: AVX2 was detected.
+            return unsafe { simd::settle(pre, mixed, sum) };
+        }
+        for c in 0..D {
+            let new = (pre[c] >> WEIGHT_SHIFT).clamp(0, ONE) as i16;
+            sum[c] += new as i32 - mixed[c] as i32;
+            mixed[c] = new;
+        }
+    }
+}
+
+/// AVX2 versions of `Kernels`, for D = 32 channels.
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use super::{D, ONE, WEIGHT_SHIFT};
+    use std::arch::x86_64::*;
+
+    const _: () = assert!(D == 32);
+
+    #[inline(always)]
+    unsafe fn load16(p: &[i16; D], half: usize) -> __m256i {
+        _mm256_loadu_si256(p.as_ptr().add(16 * half) as *const __m256i)
+    }
+
+    #[inline(always)]
+    unsafe fn load8x32(p: &[i16; D], quarter: usize) -> __m256i {
+        _mm256_cvtepi16_epi32(_mm_loadu_si128(
+            p.as_ptr().add(8 * quarter) as *const __m128i
+        ))
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn replace_row(acc: &mut [i16; D], old: &[i16; D], new: &[i16; D]) {
+        for half in 0..2 {
+            let a = load16(acc, half);
+            let r = _mm256_add_epi16(_mm256_sub_epi16(a, load16(old, half)), load16(new, half));
+            _mm256_storeu_si256(acc.as_mut_ptr().add(16 * half) as *mut __m256i, r);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn clipped_delta(old: &[i16; D], new: &[i16; D], out: &mut [i16; D]) -> bool {
+        let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(ONE as i16));
+        let mut any = zero;
+        for half in 0..2 {
+            let o = _mm256_min_epi16(_mm256_max_epi16(load16(old, half), zero), one);
+            let n = _mm256_min_epi16(_mm256_max_epi16(load16(new, half), zero), one);
+            let d = _mm256_sub_epi16(n, o);
+            any = _mm256_or_si256(any, d);
+            _mm256_storeu_si256(out.as_mut_ptr().add(16 * half) as *mut __m256i, d);
+        }
+        _mm256_testz_si256(any, any) == 0
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn add_tap(pre: &mut [i32; D], tap: &[i16; D], delta: &[i16; D]) {
+        for q in 0..4 {
+            let p = pre.as_mut_ptr().add(8 * q) as *mut __m256i;
+            let prod = _mm256_mullo_epi32(load8x32(tap, q), load8x32(delta, q));
+            _mm256_storeu_si256(p, _mm256_add_epi32(_mm256_loadu_si256(p), prod));
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn settle(pre: &[i32; D], mixed: &mut [i16; D], sum: &mut [i32; D]) {
+        let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(ONE));
+        let shift = _mm_cvtsi32_si128(WEIGHT_SHIFT as i32);
+        let mut new = [0i32; D];
+        for q in 0..4 {
+            let p = _mm256_loadu_si256(pre.as_ptr().add(8 * q) as *const __m256i);
+            let n = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(p, shift), zero), one);
+            let s = sum.as_mut_ptr().add(8 * q) as *mut __m256i;
+            let d = _mm256_sub_epi32(n, load8x32(mixed, q));
+            _mm256_storeu_si256(s, _mm256_add_epi32(_mm256_loadu_si256(s), d));
+            _mm256_storeu_si256(new.as_mut_ptr().add(8 * q) as *mut __m256i, n);
+        }
+        for c in 0..D {
+            mixed[c] = new[c] as i16;
+        }
     }
 }
 
@@ -212,7 +487,7 @@ mod tests {
     use super::*;
     use crate::data::rng::SplitMix64;
     use crate::eval::nn::model::{Model, Scratch};
-    use crate::eval::nn::quant;
+    use crate::eval::nn::quant::{self, QuantScratch};
     use crate::game::Rule;
 
     fn random_model(seed: u64) -> &'static QuantModel {
@@ -310,6 +585,44 @@ mod tests {
         // SAFETY: AVX2 checked above.
         unsafe { quant::mix_avx2(&model.conv_w, &model.conv_b, w, h, &hpad, &mut b) };
         assert_eq!(a, b);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_kernels_equal_portable_kernels() {
+        if !quant::has_avx2() {
+            return;
+        }
+        let (p, a) = (Kernels { avx2: false }, Kernels { avx2: true });
+        let mut rng = SplitMix64::new(31);
+        let mut i16s = |lo: i64, hi: i64| -> [i16; D] {
+            std::array::from_fn(|_| (lo + rng.below((hi - lo + 1) as u64) as i64) as i16)
+        };
+        for _ in 0..500 {
+            let (old, new, row) = (i16s(-900, 900), i16s(-900, 900), i16s(-3000, 3000));
+            let (mut x, mut y) = (old, old);
+            p.replace_row(&mut x, &row, &new);
+            a.replace_row(&mut y, &row, &new);
+            assert_eq!(x, y);
+            let (mut dx, mut dy) = ([0; D], [0; D]);
+            assert_eq!(
+                p.clipped_delta(&old, &new, &mut dx),
+                a.clipped_delta(&old, &new, &mut dy)
+            );
+            assert_eq!(dx, dy);
+            assert!(!a.clipped_delta(&old, &old, &mut dy));
+            let pre: [i32; D] = std::array::from_fn(|c| row[c] as i32 * 700);
+            let (mut px, mut py) = (pre, pre);
+            p.add_tap(&mut px, &row, &dx);
+            a.add_tap(&mut py, &row, &dx);
+            assert_eq!(px, py);
+            let (mut mx, mut my) = (i16s(0, 512), [0; D]);
+            my.copy_from_slice(&mx);
+            let (mut sx, mut sy) = ([5i32; D], [5i32; D]);
+            p.settle(&px, &mut mx, &mut sx);
+            a.settle(&py, &mut my, &mut sy);
+            assert_eq!((mx, sx), (my, sy));
+        }
     }
 
     #[test]

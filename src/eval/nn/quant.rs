@@ -159,8 +159,17 @@ impl QuantModel {
 
     /// The embedding row of `shape`.
     #[inline]
-    pub fn row(&self, shape: u16) -> &[i16] {
-        &self.embed[shape as usize * D..(shape as usize + 1) * D]
+    pub fn row(&self, shape: u16) -> &[i16; D] {
+        let start = shape as usize * D;
+        self.embed[start..start + D].try_into().expect("D columns")
+    }
+
+    /// The mixing convolution's tap `k` (0 to 8, row-major over the 3x3 kernel).
+    #[inline]
+    pub fn tap(&self, k: usize) -> &[i16; D] {
+        self.conv_w[k * D..(k + 1) * D]
+            .try_into()
+            .expect("D channels")
     }
 
     /// The network from given accumulators (row-major `width x height`) on: mixing,
@@ -204,17 +213,17 @@ fn dot16(w: &[i16], x: &[i32]) -> i32 {
 
 /// `acc += row`, wrapping.
 #[inline(always)]
-pub fn add_row(acc: &mut [i16; D], row: &[i16]) {
-    for (a, &r) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(r);
+pub fn add_row(acc: &mut [i16; D], row: &[i16; D]) {
+    for c in 0..D {
+        acc[c] = acc[c].wrapping_add(row[c]);
     }
 }
 
 /// `acc -= row`, wrapping.
 #[inline(always)]
-pub fn sub_row(acc: &mut [i16; D], row: &[i16]) {
-    for (a, &r) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(r);
+pub fn sub_row(acc: &mut [i16; D], row: &[i16; D]) {
+    for c in 0..D {
+        acc[c] = acc[c].wrapping_sub(row[c]);
     }
 }
 
@@ -257,8 +266,14 @@ fn forward_body(
         &mut q.m,
     );
     q.value = value_head(model, &q.m);
+    policy_head(model, &q.m, empty, &mut q.policy);
+}
+
+/// Policy logits of the mixed channels `m` on the empty squares (`i32::MIN` elsewhere).
+#[inline(always)]
+pub(super) fn policy_head(model: &QuantModel, m: &[[i16; D]], empty: &[bool], out: &mut [i32]) {
     let u: &[i16; D] = model.pol_u[..].try_into().expect("D weights");
-    for ((p, m), &empty) in q.policy.iter_mut().zip(&q.m).zip(empty) {
+    for ((p, m), &empty) in out.iter_mut().zip(m).zip(empty) {
         *p = if empty {
             let mut sum = 0i32;
             for c in 0..D {
@@ -297,7 +312,13 @@ fn value_head(model: &QuantModel, m: &[[i16; D]]) -> [i32; 3] {
             sum[c] += sq[c] as i32;
         }
     }
-    let n = m.len().max(1) as i32;
+    value_from_sum(model, &sum, m.len())
+}
+
+/// The value logits from the per-channel sum of the mixed channels over `n` squares.
+#[inline]
+pub(super) fn value_from_sum(model: &QuantModel, sum: &[i32; D], n: usize) -> [i32; 3] {
+    let n = n.max(1) as i32;
     let g = sum.map(|v| (v + n / 2) / n);
     let hidden: [i32; HIDDEN] = std::array::from_fn(|j| {
         let w = &model.v1_w[j * D..(j + 1) * D];
