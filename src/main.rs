@@ -12,7 +12,7 @@ Usage:
   pbrain-fivefold                      speak the protocol on stdin/stdout
   pbrain-fivefold bench [depth] [--nn | --nn-file PATH]
                                        search fixed positions; prints nodes and nps
-                                       (--nn: order moves with the built-in network)
+                                       (--nn: search with the built-in network)
   pbrain-fivefold wins [nodes]         nodes to find each deep forced win of a suite
                                        (at most NODES each, default 2000000)
   pbrain-fivefold demo [--size N] [--ms T]
@@ -52,7 +52,7 @@ fn fail(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// `bench [depth] [--nn | --nn-file PATH]`: the network options order moves with the
+/// `bench [depth] [--nn | --nn-file PATH]`: the network options search with the
 /// built-in network or with one read from a file (a damaged file is an error exit).
 fn run_bench(args: &[String]) -> ExitCode {
     let mut rest = Vec::new();

@@ -61,7 +61,7 @@ pub struct Searcher {
     history: Vec<i32>,
     /// The helper threads' own histories (Lazy SMP): one per thread beyond the first.
     helper_history: Vec<Vec<i32>>,
-    /// The network for move ordering (`set_network`); none by default.
+    /// The network the search uses (`set_network`); none by default.
     nn: Option<&'static crate::eval::nn::QuantModel>,
 }
 
@@ -78,8 +78,10 @@ impl Searcher {
         }
     }
 
-    /// Orders moves with `model`'s policy (freestyle boards only: the network knows no
-    /// other rule), or with the classical evaluation alone (`None`, the default).
+    /// Searches with `model` (freestyle boards only: the network knows no other rule):
+    /// its value in the static evaluation and its policy in the move ordering
+    /// (`Position::static_eval`, `alphabeta::add_policy`); `None`, the default: the
+    /// classical evaluation alone.
     pub fn set_network(&mut self, model: Option<&'static crate::eval::nn::QuantModel>) {
         self.nn = model;
     }

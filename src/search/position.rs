@@ -31,8 +31,8 @@ impl Position {
         pos
     }
 
-    /// Network policy bonus for ordering: runs the network for the side to move and
-    /// returns `None` without one. See `nn_order_bonus`.
+    /// Runs the network for the side to move and returns its best policy logit (`None`
+    /// without a network). See `alphabeta::add_policy`.
     #[inline]
     pub fn compute_policy(&mut self) -> Option<i32> {
         let nn = self.nn.as_mut()?;

@@ -68,7 +68,7 @@ pub struct Settings {
     /// A `max_memory` or `hash_size` has arrived: the table's size is the manager's, not
     /// a guess, so it may be made before the first search (see `Session::new_game`).
     pub memory_known: bool,
-    /// `INFO nn 1`: order moves with the built-in network (see `Searcher::set_network`).
+    /// `INFO nn 1`: search with the built-in network (see `Searcher::set_network`).
     pub nn: bool,
 }
 
