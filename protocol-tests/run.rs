@@ -11,7 +11,17 @@ use std::time::Instant;
 
 #[test]
 fn pbrain_fivefold_passes_the_protocol_suite() {
-    let brain = env!("CARGO_BIN_EXE_pbrain-fivefold");
+    passes_the_suite(&format!("'{}'", env!("CARGO_BIN_EXE_pbrain-fivefold")));
+}
+
+/// The same with the network on from the command line (`--nn`, freestyle games search
+/// with it): its replies and deadlines are held to the same cases.
+#[test]
+fn pbrain_fivefold_with_its_network_passes_the_protocol_suite() {
+    passes_the_suite(&format!("'{}' --nn", env!("CARGO_BIN_EXE_pbrain-fivefold")));
+}
+
+fn passes_the_suite(brain: &str) {
     let cases = load_cases(&default_cases_dir()).expect("protocol cases load");
     let opts = RunOptions {
         strict: true,
@@ -19,11 +29,10 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
         jobs: 2,
     };
     let started = Instant::now();
-    let quoted = format!("'{brain}'");
-    let reports = run_suite(&quoted, &cases, &opts, |r| eprintln!("{}", r.line()));
+    let reports = run_suite(brain, &cases, &opts, |r| eprintln!("{}", r.line()));
     let summary = Summary::of(&reports);
     eprintln!(
-        "{} in {:.1} s",
+        "{brain}: {} in {:.1} s",
         summary.line(),
         started.elapsed().as_secs_f64()
     );
@@ -35,7 +44,7 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} protocol cases failed:\n{}",
+        "{brain}: {} of {} protocol cases failed:\n{}",
         failures.len(),
         reports.len(),
         failures.join("\n")
@@ -48,13 +57,24 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
 #[test]
 #[cfg(target_os = "linux")]
 fn pbrain_fivefold_stays_under_max_memory() {
+    stays_under_max_memory(&format!("'{}'", env!("CARGO_BIN_EXE_pbrain-fivefold")));
+}
+
+/// The same with the network on (its weights and per-square state count too).
+#[test]
+#[cfg(target_os = "linux")]
+fn pbrain_fivefold_with_its_network_stays_under_max_memory() {
+    stays_under_max_memory(&format!("'{}' --nn", env!("CARGO_BIN_EXE_pbrain-fivefold")));
+}
+
+#[cfg(target_os = "linux")]
+fn stays_under_max_memory(brain: &str) {
     use fivefold::conformance::memory::{gomocup_scenarios, run_scenario};
-    let brain = format!("'{}'", env!("CARGO_BIN_EXE_pbrain-fivefold"));
     let mut failures = Vec::new();
     for sc in gomocup_scenarios(200) {
-        let report = run_scenario(&brain, &sc, std::time::Duration::from_secs(10))
+        let report = run_scenario(brain, &sc, std::time::Duration::from_secs(10))
             .unwrap_or_else(|e| panic!("{}: {e:#}", sc.name));
-        let line = report.line(&sc);
+        let line = format!("{brain}: {}", report.line(&sc));
         eprintln!("{line}");
         assert!(report.samples >= 100, "{line}: too few samples to judge");
         if let Some((usage, after)) = report.first_over {
@@ -66,4 +86,60 @@ fn pbrain_fivefold_stays_under_max_memory() {
         "over max_memory:\n{}",
         failures.join("\n")
     );
+}
+
+/// `--nn-file PATH` plays with the network of PATH; a damaged or missing file ends the
+/// process at once with a reason on stderr and nothing on stdout.
+#[test]
+fn a_network_file_on_the_command_line_is_used_or_refused_with_a_reason() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let brain = env!("CARGO_BIN_EXE_pbrain-fivefold");
+    let good =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/nn/weights/freestyle.q");
+    let bytes = std::fs::read(&good).expect("built-in network file");
+    let bad = std::env::temp_dir().join(format!("fivefold-bad-net-{}.q", std::process::id()));
+    std::fs::write(&bad, &bytes[..bytes.len() / 3]).expect("write");
+
+    let play = |path: &std::path::Path| {
+        let mut child = Command::new(brain)
+            .arg("--nn-file")
+            .arg(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("brain starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        // A refused file may end the process before it reads: the write may fail.
+        let _ = stdin.write_all(b"START 15\nINFO max_node 3000\nBEGIN\n");
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let _ = stdin.write_all(b"END\n");
+        drop(stdin);
+        child.wait_with_output().expect("brain ends")
+    };
+    let out = play(&good);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.first(), Some(&"OK"), "{stdout}");
+    let mv = lines
+        .get(1)
+        .and_then(|l| l.split_once(','))
+        .expect("a move");
+    let (x, y): (u32, u32) = (mv.0.parse().expect("x"), mv.1.parse().expect("y"));
+    assert!(x < 15 && y < 15, "{stdout}");
+
+    for path in [bad.clone(), bad.with_extension("missing")] {
+        let out = play(&path);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(stderr.contains("network"), "{stderr}");
+    }
+    let _ = std::fs::remove_file(&bad);
 }

@@ -9,7 +9,10 @@ const USAGE: &str = "\
 Fivefold, a Gomoku engine for the Gomocup/Piskvork brain protocol.
 
 Usage:
-  pbrain-fivefold                      speak the protocol on stdin/stdout
+  pbrain-fivefold [--nn | --nn-file PATH]
+                                       speak the protocol on stdin/stdout (--nn: with
+                                       the built-in network on, as INFO nn 1; --nn-file:
+                                       with the network of PATH, a quantised weight file)
   pbrain-fivefold bench [depth] [--nn | --nn-file PATH]
                                        search fixed positions; prints nodes and nps
                                        (--nn: search with the built-in network)
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
             session::run_stdio();
             ExitCode::SUCCESS
         }
+        Some("--nn" | "--nn-file") => run_brain_with_network(&args),
         Some("bench") => run_bench(&args[1..]),
         Some("wins") => run_wins(&args[1..]),
         Some("demo") => run_demo(&args[1..]),
@@ -45,6 +49,23 @@ fn main() -> ExitCode {
         }
         Some(other) => fail(&format!("unknown argument '{other}'")),
     }
+}
+
+/// The brain with a network on from the start: `--nn` (built in) or `--nn-file PATH`.
+fn run_brain_with_network(args: &[String]) -> ExitCode {
+    let model = match args {
+        [flag] if flag == "--nn" => fivefold::eval::nn::incremental::freestyle(),
+        [flag, path] if flag == "--nn-file" => {
+            match fivefold::eval::nn::incremental::load_file(std::path::Path::new(path)) {
+                Ok(model) => model,
+                Err(e) => return fail(&e),
+            }
+        }
+        _ => return fail("expected --nn or --nn-file PATH, and nothing else"),
+    };
+    fivefold::eval::nn::incremental::choose(model);
+    session::run_stdio();
+    ExitCode::SUCCESS
 }
 
 fn fail(msg: &str) -> ExitCode {

@@ -69,7 +69,10 @@ impl Session {
     pub fn new() -> Session {
         Session {
             board: None,
-            settings: Settings::default(),
+            settings: Settings {
+                nn: crate::eval::nn::incremental::on_by_default(),
+                ..Settings::default()
+            },
             searcher: None,
             searcher_hash_bytes: 0,
             renju_notice_due: true,
@@ -375,7 +378,7 @@ impl Session {
         searcher.set_network(
             self.settings
                 .nn
-                .then(crate::eval::nn::incremental::freestyle),
+                .then(crate::eval::nn::incremental::engine_network),
         );
         let result = searcher.search_excluding(board, limits, ctx.stop, &excluded, report);
         log::info!(

@@ -43,6 +43,26 @@ pub fn freestyle() -> &'static QuantModel {
     MODEL.get_or_init(|| QuantModel::from_bytes(FREESTYLE_BYTES).expect("built-in network"))
 }
 
+/// The network a brain process searches with when `INFO nn 1` is on, and whether it is
+/// on before any INFO: set once by the command line (`pbrain-fivefold --nn`,
+/// `--nn-file PATH`), else the built-in network, off.
+static CHOSEN: OnceLock<(&'static QuantModel, bool)> = OnceLock::new();
+
+/// Chooses the process's network and turns it on by default; false if already chosen.
+pub fn choose(model: &'static QuantModel) -> bool {
+    CHOSEN.set((model, true)).is_ok()
+}
+
+/// The process's network (`choose`), else the built-in one.
+pub fn engine_network() -> &'static QuantModel {
+    CHOSEN.get().map_or_else(freestyle, |c| c.0)
+}
+
+/// Whether the command line turned the network on (`INFO nn 0` still turns it off).
+pub fn on_by_default() -> bool {
+    CHOSEN.get().is_some_and(|c| c.1)
+}
+
 /// Loads a quantised weight file for the engine, with a message fit for the user on
 /// any failure (missing, truncated, corrupt, wrong version or dimensions). The model
 /// lives for the rest of the process.
