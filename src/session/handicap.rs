@@ -7,6 +7,7 @@ use crate::data::rng::SplitMix64;
 use crate::eval::{Evaluator, Threat};
 use crate::game::Move;
 use crate::levels::Handicap;
+use crate::protocol::Reply;
 use crate::search::SearchResult;
 use std::sync::atomic::Ordering;
 
@@ -30,7 +31,8 @@ impl Session {
     ) -> Result<(), String> {
         self.prepare_move(emit)?;
         let blind = self.overlooked_squares(h);
-        let lines = self.search_lines(h.lines, ctx, &blind)?;
+        let mut report = |line: String| emit(Reply::Message(line));
+        let lines = self.search_lines(h.lines, ctx, &blind, &mut report)?;
         let m = pick(&lines, h.noise, &mut self.rng).ok_or("no move found")?;
         log::info!(
             "level move {},{} of {} lines, {} squares overlooked",
@@ -45,11 +47,13 @@ impl Session {
     /// Searches up to `n` root moves, each search excluding the moves found before,
     /// `blind` and the blocked squares; the later searches go no deeper than the first
     /// so the scores compare. The turn's time is shared evenly between the searches.
+    /// `report` gets the first search's progress lines.
     pub(super) fn search_lines(
         &mut self,
         n: u32,
         ctx: &Context,
         blind: &[Move],
+        report: &mut dyn FnMut(String),
     ) -> Result<Vec<(Move, SearchResult)>, String> {
         let mut lines: Vec<(Move, SearchResult)> = Vec::new();
         for rank in 1..=n {
@@ -61,7 +65,9 @@ impl Session {
             let mut excluded: Vec<Move> = lines.iter().map(|&(m, _)| m).collect();
             let found = excluded.len();
             excluded.extend_from_slice(blind);
-            let (m, result) = self.search_current(&limits, ctx, &excluded, &mut |_| {})?;
+            let mut quiet = |_| {};
+            let progress: &mut dyn FnMut(String) = if rank == 1 { report } else { &mut quiet };
+            let (m, result) = self.search_current(&limits, ctx, &excluded, progress)?;
             // Only the fallback repeats an excluded square: nothing else is left.
             if rank > 1 && (excluded[..found].contains(&m) || self.blocked.contains(&m)) {
                 break;

@@ -19,7 +19,7 @@ impl Session {
     /// then plays the first. The turn's time is shared evenly between the searches.
     pub(super) fn nbest(&mut self, n: u32, ctx: &Context, emit: Emit) -> Result<(), String> {
         self.prepare_move(emit)?;
-        let mut lines = self.search_lines(n, ctx, &[])?;
+        let mut lines = self.search_lines(n, ctx, &[], &mut |_| {})?;
         lines.sort_by_key(|(_, r)| -r.score);
         for (rank, (m, r)) in lines.iter().enumerate() {
             let (score, depth) = (score_text(r.score), r.depth);
