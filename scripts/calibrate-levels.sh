@@ -3,15 +3,18 @@
 # each level against the one below it, N games a pair (each opening of the suite twice,
 # colours swapped), one game at a time.
 #
-#   scripts/calibrate-levels.sh [N] [TOP]     # default 100 games, levels up to 8
+#   scripts/calibrate-levels.sh [N] [TOP]     # default 100 games, levels up to 10
 #
+# Level 10 (full strength, by the clock) is stood in for by 300000 nodes a move, so that
+# its games repeat and do not depend on the machine; it is at least that strong at the
+# board's 2 s a move.
 # Prints one "Score of ..." line per pair with the arena's Elo and its 95% error. Games,
 # with their moves, go under matches/levels-<time>/. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 n=${1:-100}
-top=${2:-8}
+top=${2:-10}
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin pbrain-fivefold --bin fivefold-arena
 ff=$target/release/pbrain-fivefold
 openings=${OPENINGS:-$root/../shared/openings/freestyle15.txt}
@@ -27,5 +30,7 @@ pair() { # NAME_A INFO_A ENGINE_B NAME_B INFO_B
 pair L1 "level 1" "python3 $root/../shared/opponents/seed002_brain.py --level easy" seed002-easy ""
 pair L1 "level 1" "python3 $root/scripts/beginner_brain.py" beginner ""
 for i in $(seq 2 "$top"); do
-    pair "L$i" "level $i" "$ff" "L$((i - 1))" "level $((i - 1))"
+    info="level $i"
+    [ "$i" = 10 ] && info="max_node 300000"
+    pair "L$i" "$info" "$ff" "L$((i - 1))" "level $((i - 1))"
 done

@@ -174,7 +174,7 @@ impl Table {
             Seat::Engine { id, level } => {
                 let name = self.engines.get(id).map_or("?", |e| e.name.as_str());
                 match crate::levels::level(level) {
-                    Some(l) => format!("{name} {level} ({})", l.name),
+                    Some(l) => format!("{name} {level} ({}, Elo {})", l.name, l.elo),
                     None => name.to_string(),
                 }
             }
