@@ -292,7 +292,17 @@ fn plays_fivefold_with_undo_redo_and_psq() {
     );
     let (status, s) = srv.post("redo", json!({}));
     assert_eq!((status, moves(&s)), (200, 2));
-    assert_eq!(srv.post("move", json!({"x": 9, "y": 9})).0, 200);
+    // Level 1 picks its reply at random: play a square it did not take.
+    let free = [[9, 9], [5, 5]]
+        .into_iter()
+        .find(|sq| {
+            !s["moves"]
+                .as_array()
+                .is_some_and(|m| m.contains(&json!(sq)))
+        })
+        .expect("a free square");
+    let (x, y) = (free[0], free[1]);
+    assert_eq!(srv.post("move", json!({"x": x, "y": y})).0, 200);
     let s = srv.wait_for(10, "the reply after TAKEBACK", |s| moves(s) == 4);
     let (status, psq) = srv.request("GET", "/api/psq", "", b"");
     assert_eq!(status, 200);
