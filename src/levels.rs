@@ -39,8 +39,8 @@ impl Handicap {
 
 /// One level: its name, the `INFO max_node` it is played with (`None`: full strength,
 /// limited by the clock only), its handicap and its calibrated Elo (on the scale where
-/// `seed002 --level easy` is 0) with the 95% error of the chain of matches that reaches
-/// it (`docs/board.md`, "Levels").
+/// `seed002 --level easy` is 0) with its 95% error, from the fit of all the calibration
+/// matches (`docs/levels-matches.txt`, `scripts/level-elo.py`, `docs/board.md` "Levels").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub name: &'static str,
@@ -89,19 +89,19 @@ pub const LEVELS: [Level; 10] = [
     handicapped("Novice", 100, h(10, 4000, [100, 85, 85]), (-301, 110)),
     handicapped("Beginner", 100, h(8, 3500, [100, 75, 70]), (-26, 144)),
     handicapped("Learner", 100, h(8, 2500, [90, 50, 40]), (226, 168)),
-    handicapped("Casual", 150, h(6, 1200, [60, 15, 5]), (490, 190)),
-    handicapped("Improver", 200, h(4, 500, [30, 0, 0]), (680, 210)),
-    limited("Club", 500, 944, 231),
-    limited("Strong", 2_000, 1040, 241),
-    limited("Expert", 12_000, 1453, 287),
-    limited("Master", 40_000, 1783, 303),
+    handicapped("Casual", 150, h(6, 1200, [60, 15, 5]), (517, 183)),
+    handicapped("Improver", 200, h(4, 500, [30, 0, 0]), (709, 191)),
+    limited("Club", 500, 1010, 203),
+    limited("Strong", 2_000, 1106, 215),
+    limited("Expert", 12_000, 1519, 266),
+    limited("Master", 40_000, 1849, 283),
     Level {
         name: "Full strength",
         max_nodes: None,
         handicap: Handicap::NONE,
         // At least: measured with 300000 nodes a move standing in for the clock.
-        elo: 2196,
-        elo_error: 330,
+        elo: 2262,
+        elo_error: 312,
     },
 ];
 
