@@ -63,16 +63,13 @@ impl Session {
                     Some(limits.max_depth.map_or(first.depth, |d| d.min(first.depth)));
             }
             let mut excluded: Vec<Move> = lines.iter().map(|&(m, _)| m).collect();
-            let found = excluded.len();
             excluded.extend_from_slice(blind);
             let mut quiet = |_| {};
             let progress: &mut dyn FnMut(String) = if rank == 1 { report } else { &mut quiet };
             let (m, result) = self.search_current(&limits, ctx, &excluded, progress)?;
-            // Only the fallback repeats an excluded square: nothing else is left.
-            if rank > 1 && (excluded[..found].contains(&m) || self.blocked.contains(&m)) {
-                break;
-            }
-            if rank > 1 && blind.contains(&m) {
+            // Only the fallback plays an excluded square: nothing else is left (the first
+            // search keeps it: it is the only move).
+            if rank > 1 && (excluded.contains(&m) || self.blocked.contains(&m)) {
                 break;
             }
             lines.push((m, result));
