@@ -131,6 +131,63 @@ fn pick(lines: &[(Move, SearchResult)], noise: i32, rng: &mut SplitMix64) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Board, Rule};
+
+    /// A session on a 15x15 freestyle board after `moves` (black first).
+    fn session_after(moves: &[(usize, usize)]) -> Session {
+        let mut board = Board::new(15, 15, Rule::Freestyle);
+        for &(x, y) in moves {
+            board.make(Move::from_xy(x, y));
+        }
+        let mut s = Session::new();
+        s.board = Some(board);
+        s
+    }
+
+    fn sorted(mut v: Vec<Move>) -> Vec<Move> {
+        v.sort_by_key(|m| m.idx());
+        v
+    }
+
+    fn squares(xy: &[(usize, usize)]) -> Vec<Move> {
+        sorted(xy.iter().map(|&(x, y)| Move::from_xy(x, y)).collect())
+    }
+
+    #[test]
+    fn overlooking_hides_the_opponents_threats_and_our_fours_only_when_asked() {
+        // Black: an open three on row 7; White, to move: a four on row 9 (5..8).
+        let moves = [
+            (5, 7),
+            (5, 9),
+            (6, 7),
+            (6, 9),
+            (7, 7),
+            (7, 9),
+            (9, 3),
+            (8, 9),
+            (10, 3),
+        ];
+        let mut s = session_after(&moves);
+        assert!(s.overlooked_squares(Handicap::NONE).is_empty());
+        let threes = Handicap {
+            overlook: 100,
+            ..Handicap::NONE
+        };
+        assert_eq!(
+            sorted(s.overlooked_squares(threes)),
+            squares(&[(3, 7), (4, 7), (8, 7), (9, 7)]),
+            "Black's four squares around its open three, not White's own five squares"
+        );
+        let own = Handicap {
+            miss_own: 100,
+            ..Handicap::NONE
+        };
+        assert_eq!(
+            sorted(s.overlooked_squares(own)),
+            squares(&[(3, 9), (4, 9), (9, 9), (10, 9)]),
+            "White's five squares and the squares of a second four"
+        );
+    }
 
     fn line(x: usize, score: i32) -> (Move, SearchResult) {
         let result = SearchResult {
