@@ -51,19 +51,22 @@ fn ask(brain: &mut Brain, line: &str) -> ((usize, usize), Duration) {
 fn game(level: u8, seed: Option<u64>, rule: Rule, turn_ms: u64, plies: usize) -> Vec<Move> {
     let cmd = format!("'{}'", env!("CARGO_BIN_EXE_pbrain-fivefold"));
     let mut brain = Brain::spawn(&cmd, None).expect("the engine starts");
+    // The INFO block before START (managers may send it first): the hash table is then
+    // made at START, before OK, and never grown after a move, so a move's time is the
+    // move's alone (a table made at the first search grows after the reply).
+    let mut infos = vec![
+        format!("INFO rule {}", rule.bits()),
+        format!("INFO timeout_turn {turn_ms}"),
+        "INFO max_memory 367001600".to_string(),
+        format!("INFO level {level}"),
+    ];
+    infos.extend(seed.map(|seed| format!("INFO seed {seed}")));
+    for info in infos {
+        brain.send(&info).expect("send");
+    }
     brain.send(&format!("START {SIZE}")).expect("send");
     let ok = brain.recv(Duration::from_secs(10));
     assert_eq!(ok, Some(Output::Line("OK".to_string())));
-    for info in [
-        format!("INFO rule {}", rule.bits()),
-        format!("INFO timeout_turn {turn_ms}"),
-        format!("INFO level {level}"),
-    ] {
-        brain.send(&info).expect("send");
-    }
-    if let Some(seed) = seed {
-        brain.send(&format!("INFO seed {seed}")).expect("send");
-    }
     let mut board = Board::new(SIZE, SIZE, rule);
     let mut mover = Mover(level as u64 + 99);
     let mut ours = Vec::new();

@@ -22,7 +22,8 @@ pub fn clock_seed() -> u64 {
 impl Session {
     /// Plays a move of a reduced level: `h.lines` root moves searched (never a square
     /// overlooked this move while another is left), then the best score plus a bonus
-    /// drawn in `0..=h.noise`.
+    /// drawn in `0..=h.noise`. A first line found without searching (depth 0: the centre
+    /// of an empty board, a five, a win by fours, the only move) is played as it is.
     pub(super) fn play_handicapped(
         &mut self,
         h: Handicap,
@@ -33,7 +34,10 @@ impl Session {
         let blind = self.overlooked_squares(h);
         let mut report = |line: String| emit(Reply::Message(line));
         let lines = self.search_lines(h.lines, ctx, &blind, &mut report)?;
-        let m = pick(&lines, h.noise, &mut self.rng).ok_or("no move found")?;
+        let obvious = lines.first().filter(|(_, r)| r.depth == 0).map(|&(m, _)| m);
+        let m = obvious
+            .or_else(|| pick(&lines, h.noise, &mut self.rng))
+            .ok_or("no move found")?;
         log::info!(
             "level move {},{} of {} lines, {} squares overlooked",
             m.x(),
