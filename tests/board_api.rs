@@ -17,6 +17,17 @@ struct Server {
     host: String,
 }
 
+/// A fresh folder for one server's results file, so no test writes to the user's.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir =
+        std::env::temp_dir().join(format!("fivefold-board-{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -30,19 +41,27 @@ impl Server {
     }
 
     fn start_with(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fivefold-board"))
-            .args([
-                "--port",
-                "0",
-                "--fivefold",
-                env!("CARGO_BIN_EXE_pbrain-fivefold"),
-            ])
+        let data = temp_dir("data");
+        let data = data.to_str().expect("utf-8 temp path");
+        let fivefold = env!("CARGO_BIN_EXE_pbrain-fivefold");
+        Server::spawn(
+            &[&["--fivefold", fivefold, "--data-dir", data], extra].concat(),
+            None,
+        )
+    }
+
+    /// The server with these options and, if given, `XDG_DATA_HOME`.
+    fn spawn(args: &[&str], xdg_data_home: Option<&std::path::Path>) -> Server {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fivefold-board"));
+        cmd.args(["--port", "0"])
             .args(["--engine", CRASH, "--engine", HANG, "--engine", ILLEGAL])
-            .args(extra)
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("fivefold-board starts");
+            .stderr(Stdio::null());
+        if let Some(dir) = xdg_data_home {
+            cmd.env("XDG_DATA_HOME", dir);
+        }
+        let mut child = cmd.spawn().expect("fivefold-board starts");
         let mut line = String::new();
         let stdout = child.stdout.take().expect("stdout");
         BufReader::new(stdout)
@@ -145,7 +164,10 @@ fn serves_the_page_and_the_state() {
     let s = srv.state();
     assert_eq!(s["size"], 15);
     assert_eq!(s["engines"][0]["name"], "Fivefold");
-    assert_eq!(s["engines"][0]["levels"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        s["engines"][0]["levels"].as_array().map(Vec::len),
+        Some(fivefold::levels::LEVELS.len())
+    );
     assert_eq!(srv.request("GET", "/nothing", "", b"").0, 404);
 }
 
@@ -206,7 +228,7 @@ fn oversized_and_bad_requests_keep_the_game() {
         ("move", json!({"x": "a"}), "integer"),
         (
             "seats",
-            json!({"black": "engine:0:9", "white": "human"}),
+            json!({"black": "engine:0:11", "white": "human"}),
             "unknown seat",
         ),
         (
@@ -270,7 +292,17 @@ fn plays_fivefold_with_undo_redo_and_psq() {
     );
     let (status, s) = srv.post("redo", json!({}));
     assert_eq!((status, moves(&s)), (200, 2));
-    assert_eq!(srv.post("move", json!({"x": 9, "y": 9})).0, 200);
+    // Level 1 picks its reply at random: play a square it did not take.
+    let free = [[9, 9], [5, 5]]
+        .into_iter()
+        .find(|sq| {
+            !s["moves"]
+                .as_array()
+                .is_some_and(|m| m.contains(&json!(sq)))
+        })
+        .expect("a free square");
+    let (x, y) = (free[0], free[1]);
+    assert_eq!(srv.post("move", json!({"x": x, "y": y})).0, 200);
     let s = srv.wait_for(10, "the reply after TAKEBACK", |s| moves(s) == 4);
     let (status, psq) = srv.request("GET", "/api/psq", "", b"");
     assert_eq!(status, 200);
@@ -363,4 +395,91 @@ fn hint_swap_and_pause() {
     assert_eq!(moves(&srv.state()), n, "paused engines do not move");
     assert_eq!(srv.post("pause", json!({"paused": false})).0, 200);
     srv.wait_for(10, "play to resume", |s| moves(s) > n);
+}
+
+/// A stand-in for the built-in engine that never defends: it answers along row 0.
+const ROW_ZERO_BRAIN: &str = "#!/bin/sh\nn=0\nwhile read l; do case $l in START*) echo OK;; BEGIN|TURN*|DONE) echo $n,0; n=$((n+1));; esac; done\n";
+
+/// Plays black as a person against the built-in engine's `level` and wins on row 7.
+fn win_against(srv: &Server, level: u8) {
+    new_game(srv, "human", &format!("engine:0:{level}"), 1000);
+    for x in 3..8 {
+        let (status, s) = srv.post("move", json!({"x": x, "y": 7}));
+        assert_eq!(status, 200, "{s}");
+        if x < 7 {
+            srv.wait_for(10, "the engine's reply", |s| {
+                moves(s) == 2 * (x - 2) as usize
+            });
+        }
+    }
+}
+
+#[test]
+fn the_record_per_level_survives_a_restart_and_adapt_moves_the_level() {
+    let dir = temp_dir("record");
+    // --fivefold takes an executable file: the script, through a wrapper that is one.
+    let brain = dir.join("row-zero.sh");
+    std::fs::write(&brain, ROW_ZERO_BRAIN).expect("write the brain");
+    let wrapper = dir.join("engine");
+    let exec = format!("#!/bin/sh\nexec sh '{}'\n", brain.display());
+    std::fs::write(&wrapper, exec).expect("write the wrapper");
+    make_executable(&wrapper);
+    let data = dir.join("data");
+    let (wrapper_s, data_s) = (
+        wrapper.to_str().expect("utf-8"),
+        data.to_str().expect("utf-8"),
+    );
+    let args = ["--fivefold", wrapper_s, "--data-dir", data_s];
+    {
+        let srv = Server::spawn(&args, None);
+        win_against(&srv, 3);
+        let s = srv.wait_for(5, "the win", |s| !s["result"].is_null());
+        assert_eq!(s["result"]["winner"], "black", "{s}");
+        assert_eq!(s["results"]["levels"]["3"]["won"], 1, "{s}");
+    }
+    assert!(data.join("board-results.json").is_file());
+    let srv = Server::spawn(&args, None);
+    let s = srv.state();
+    assert_eq!(
+        s["results"]["levels"]["3"],
+        json!({"won": 1, "lost": 0, "drawn": 0})
+    );
+    assert_eq!(s["results"]["last"], json!({"level": 3, "result": "won"}));
+    // Adapt: after the win the engine's seat goes from level 3 to 4.
+    let (status, s) = srv.post(
+        "new",
+        json!({"size": 15, "black": "human", "white": "engine:0:3", "adapt": true}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["seats"][1]["spec"], "engine:0:4", "{s}");
+    // Without --data-dir the file goes under XDG_DATA_HOME/fivefold.
+    let xdg = dir.join("xdg");
+    let srv = Server::spawn(&args[..2], Some(&xdg));
+    win_against(&srv, 1);
+    srv.wait_for(5, "the win", |s| s["results"]["levels"]["1"]["won"] == 1);
+    assert!(xdg.join("fivefold/board-results.json").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn levels_carry_their_name_and_elo() {
+    let srv = Server::start();
+    let s = srv.state();
+    let levels = s["engines"][0]["levels"]
+        .as_array()
+        .expect("levels")
+        .clone();
+    assert_eq!(levels.len(), fivefold::levels::LEVELS.len());
+    for (l, want) in levels.iter().zip(fivefold::levels::LEVELS.iter()) {
+        assert_eq!(l["name"], want.name);
+        assert_eq!(l["elo"], want.elo);
+        assert_eq!(l["elo_error"], want.elo_error);
+    }
+}
+
+fn make_executable(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut p = std::fs::metadata(path).expect("metadata").permissions();
+    p.set_mode(0o755);
+    std::fs::set_permissions(path, p).expect("chmod");
 }

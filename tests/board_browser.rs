@@ -196,6 +196,8 @@ fn wait_until(secs: u64, what: &str, mut done: impl FnMut() -> bool) {
 }
 
 fn start_board() -> (Killed, String) {
+    // Results go to a folder of the test's own, not the user's data directory.
+    let data = std::env::temp_dir().join(format!("fivefold-browser-{}", std::process::id()));
     let mut child = Command::new(env!("CARGO_BIN_EXE_fivefold-board"))
         .args([
             "--port",
@@ -203,6 +205,8 @@ fn start_board() -> (Killed, String) {
             "--fivefold",
             env!("CARGO_BIN_EXE_pbrain-fivefold"),
         ])
+        .arg("--data-dir")
+        .arg(&data)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

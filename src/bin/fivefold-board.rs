@@ -28,6 +28,10 @@ struct Args {
     /// An opening suite (one opening per line, `x,y` moves, black first; repeatable).
     #[arg(long = "openings", value_name = "FILE")]
     openings: Vec<PathBuf>,
+    /// Folder for the results file (default: $XDG_DATA_HOME/fivefold or
+    /// ~/.local/share/fivefold).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
@@ -60,6 +64,7 @@ fn main() -> Result<()> {
         port: args.port,
         engines,
         suites,
+        data_dir: args.data_dir.or_else(fivefold::board::default_data_dir),
     })
 }
 

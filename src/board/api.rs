@@ -138,12 +138,27 @@ fn new_game(t: &mut Table, body: &Value, suites: &[Suite]) -> Result<(), String>
         .and_then(Value::as_str)
         .unwrap_or("freestyle");
     let rule = rule_by_name(rule_text).ok_or_else(|| format!("unknown rule `{rule_text}`"))?;
-    let seats = seats(t, body)?;
+    let mut seats = seats(t, body)?;
+    if body.get("adapt").and_then(Value::as_bool) == Some(true) {
+        adapt(t, &mut seats);
+    }
     let clock = Clock::new(limit(body, "turn_ms", 2000)?, limit(body, "match_ms", 0)?);
     let moves = opening_moves(body, size, suites)?;
     let game = Game::from_moves(size, rule, &moves)?;
     t.start(game, seats, clock);
     Ok(())
+}
+
+/// "Adapt": the built-in engine's seat gets the level after the person's last result
+/// (one up after a win, one down after a loss), when a person plays it.
+fn adapt(t: &Table, seats: &mut [Seat; 2]) {
+    for seat in seats.iter_mut() {
+        if let Seat::Engine { id, level } = seat {
+            if t.engines.get(*id).is_some_and(|e| e.builtin) {
+                *level = t.results.adapted_level(*level);
+            }
+        }
+    }
 }
 
 /// The stones to start from: a suite's opening, a typed position, or none.
@@ -259,6 +274,7 @@ pub fn state(t: &Table, suites: &[Suite]) -> Value {
         "hint": t.hint,
         "position": notation::write_position(&g.moves()),
         "engines": engines_json(t),
+        "results": t.results.to_json(),
         "suites": suites.iter().map(|s| json!({"name": s.name, "count": s.openings.len()})).collect::<Vec<_>>(),
     })
 }
@@ -267,7 +283,9 @@ fn engines_json(t: &Table) -> Value {
     let levels: Vec<Value> = crate::levels::LEVELS
         .iter()
         .enumerate()
-        .map(|(i, l)| json!({ "level": i + 1, "name": l.name }))
+        .map(|(i, l)| {
+            json!({ "level": i + 1, "name": l.name, "elo": l.elo, "elo_error": l.elo_error })
+        })
         .collect();
     t.engines
         .iter()

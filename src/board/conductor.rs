@@ -107,7 +107,7 @@ fn next_job(t: &mut Table) -> Option<Job> {
         Seat::Human if t.hint_wanted => {
             t.hint_wanted = false;
             let id = t.engines.iter().position(|e| e.builtin).unwrap_or(0);
-            (id, 5, true)
+            (id, crate::levels::FULL, true)
         }
         Seat::Human => return None,
     };

@@ -9,10 +9,12 @@ mod conductor;
 mod game;
 mod http;
 mod notation;
+mod results;
 mod table;
 
 pub use api::Suite;
 pub use notation::{parse_position, parse_psq, write_position, write_psq, Record};
+pub use results::default_dir as default_data_dir;
 pub use table::EngineDef;
 
 use anyhow::{anyhow, Result};
@@ -31,6 +33,8 @@ pub struct Config {
     pub port: u16,
     pub engines: Vec<EngineDef>,
     pub suites: Vec<Suite>,
+    /// Where the person's results are kept (`None`: in memory only).
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 /// Runs the server until the process ends; prints the page's address on stdout first.
@@ -42,7 +46,9 @@ pub fn serve(config: Config) -> Result<()> {
         .to_ip()
         .ok_or_else(|| anyhow!("not an IP address"))?;
     let hosts = own_hosts(addr);
-    let shared = Arc::new(Mutex::new(first_table(config.engines)));
+    let mut table = first_table(config.engines);
+    table.results = results::Results::load(config.data_dir.as_deref());
+    let shared = Arc::new(Mutex::new(table));
     let conductor_state = Arc::clone(&shared);
     std::thread::spawn(move || conductor::run(conductor_state));
     println!("Fivefold Board: http://{}/", hosts[0]);

@@ -3,6 +3,7 @@
 //! conductor thread that drives the brains.
 
 use super::game::{color_name, Game};
+use super::results::{Outcome, Results};
 use crate::game::{Color, Move};
 use std::time::Instant;
 
@@ -17,7 +18,7 @@ pub struct EngineDef {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seat {
     Human,
-    /// An engine by its index in `Table::engines`; `level` 1-5 for the built-in one, else 0.
+    /// An engine by its index in `Table::engines`; `level` 1-10 for the built-in one, else 0.
     Engine {
         id: usize,
         level: u8,
@@ -83,6 +84,11 @@ pub struct Table {
     pub analysis: Option<serde_json::Value>,
     pub hint: Option<(usize, usize)>,
     pub hint_wanted: bool,
+    /// The person's results per level of the built-in engine (`results.rs`).
+    pub results: Results,
+    /// The game (`game_id`) a person moved in, and the last game whose result was counted.
+    person_moved: Option<u64>,
+    recorded: Option<u64>,
 }
 
 impl Table {
@@ -99,6 +105,9 @@ impl Table {
             analysis: None,
             hint: None,
             hint_wanted: false,
+            results: Results::default(),
+            person_moved: None,
+            recorded: None,
         }
     }
 
@@ -107,11 +116,45 @@ impl Table {
         !self.paused && !self.game.is_over()
     }
 
-    /// Something changed: engines drop what they are thinking, the hint is stale.
+    /// Something changed: engines drop what they are thinking, the hint is stale, and a
+    /// game that just ended is counted.
     pub fn touch(&mut self) {
         self.gen += 1;
         self.hint = None;
         self.hint_wanted = false;
+        self.count_result();
+    }
+
+    /// Counts the result of a game between a person (who moved in it) and the built-in
+    /// engine at a level, once per game.
+    fn count_result(&mut self) {
+        let Some(result) = self.game.result() else {
+            return;
+        };
+        let this_game = Some(self.game_id);
+        if self.recorded == this_game || self.person_moved != this_game {
+            return;
+        }
+        let Some((person, level)) = self.person_against_builtin() else {
+            return;
+        };
+        let outcome = match result.winner {
+            None => Outcome::Drawn,
+            Some(c) if c == person => Outcome::Won,
+            Some(_) => Outcome::Lost,
+        };
+        self.recorded = this_game;
+        self.results.record(level, outcome);
+    }
+
+    /// The person's colour and the engine's level when a person plays the built-in engine.
+    pub fn person_against_builtin(&self) -> Option<(Color, u8)> {
+        let builtin = |id: usize| self.engines.get(id).is_some_and(|e| e.builtin);
+        match self.seats {
+            [Seat::Human, Seat::Engine { id, level }] if builtin(id) => Some((Color::Black, level)),
+            [Seat::Engine { id, level }, Seat::Human] if builtin(id) => Some((Color::White, level)),
+            _ => None,
+        }
     }
 
     /// Starts `game` with these seats and clock; brains restart.
@@ -131,7 +174,7 @@ impl Table {
             Seat::Engine { id, level } => {
                 let name = self.engines.get(id).map_or("?", |e| e.name.as_str());
                 match crate::levels::level(level) {
-                    Some(l) => format!("{name} {level} ({})", l.name),
+                    Some(l) => format!("{name} {level} ({}, Elo {})", l.name, l.elo),
                     None => name.to_string(),
                 }
             }
@@ -155,6 +198,7 @@ impl Table {
             return Err("the game is paused".to_string());
         }
         let m = self.game.check(x, y)?;
+        self.person_moved = Some(self.game_id);
         self.play(m);
         Ok(())
     }

@@ -52,8 +52,11 @@ pub enum Info {
     ThreadNum(i64),
     /// Yixin-Board: transposition table size in KB (0: size it from `max_memory` again).
     HashSize(i64),
-    /// Fivefold's strength, 1 (weakest) to 5 (full): see `crate::levels`.
+    /// Fivefold's strength, 1 (weakest) to 10 (full): see `crate::levels`.
     Level(i64),
+    /// Fivefold: seed of the random choices of the reduced levels (reproducible games);
+    /// without it they are seeded from the clock.
+    Seed(i64),
     /// Fivefold: 1 orders moves with the built-in network (freestyle), 0 (the default)
     /// with the classical evaluation alone.
     Nn(i64),
@@ -487,6 +490,7 @@ fn parse_info(rest: &str) -> Info {
         "thread_num" => number(Info::ThreadNum),
         "hash_size" => number(Info::HashSize),
         "level" => number(Info::Level),
+        "seed" => number(Info::Seed),
         "nn" => number(Info::Nn),
         "folder" => Info::Folder(value.to_string()),
         "evaluate" => Info::Evaluate(value.to_string()),

@@ -135,6 +135,7 @@ fn info_keys_in_any_case_with_i64_values() {
         Command::Info(Info::ThreadNum(2))
     );
     assert_eq!(parse_one("INFO LEVEL 3"), Command::Info(Info::Level(3)));
+    assert_eq!(parse_one("INFO seed 42"), Command::Info(Info::Seed(42)));
     assert_eq!(
         parse_one("INFO max_node 18446744073709551615"),
         Command::Info(Info::MaxNode(i64::MAX))

@@ -8,6 +8,7 @@
 
 mod balance;
 mod cli;
+mod handicap;
 mod position;
 mod runner;
 mod settings;
@@ -57,6 +58,8 @@ pub struct Session {
     renju_notice_due: bool,
     /// Squares the engine must not play (YXBLOCK), until YXBLOCKRESET or a new game.
     blocked: Vec<Move>,
+    /// The reduced levels' random choices: seeded from the clock, or by `INFO seed`.
+    rng: crate::data::rng::SplitMix64,
 }
 
 impl Default for Session {
@@ -77,6 +80,7 @@ impl Session {
             searcher_hash_bytes: 0,
             renju_notice_due: true,
             blocked: Vec::new(),
+            rng: crate::data::rng::SplitMix64::new(handicap::clock_seed()),
         }
     }
 
@@ -285,6 +289,7 @@ impl Session {
                 }
             }
             InfoEffect::MemoryChanged => self.resize_hash_if_needed(),
+            InfoEffect::Reseed(seed) => self.rng = crate::data::rng::SplitMix64::new(seed),
             InfoEffect::None => {}
         }
     }
@@ -345,7 +350,12 @@ impl Session {
     }
 
     /// Searches the current position, plays the best move on our board and prints it.
+    /// A reduced level (`INFO level`) picks its move with its handicap.
     fn play_best(&mut self, ctx: &Context, emit: Emit) -> Result<(), String> {
+        let handicap = self.settings.handicap();
+        if !handicap.is_none() {
+            return self.play_handicapped(handicap, ctx, emit);
+        }
         self.prepare_move(emit)?;
         let limits = self.limits(ctx.arrival, None);
         let (m, _) =

@@ -44,6 +44,8 @@ pub enum InfoEffect {
     None,
     RuleChanged,
     MemoryChanged,
+    /// `INFO seed`: the random choices of the reduced levels start again from it.
+    Reseed(u64),
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -70,6 +72,8 @@ pub struct Settings {
     pub memory_known: bool,
     /// `INFO nn 1`: search with the built-in network (see `Searcher::set_network`).
     pub nn: bool,
+    /// `INFO level N` (1 to 10), if one was given; its handicap applies to moves.
+    pub level: Option<u8>,
 }
 
 impl Settings {
@@ -113,6 +117,7 @@ impl Settings {
             Info::ThreadNum(n) => self.threads = Some(n),
             Info::HashSize(kb) => return self.set_hash_kb(kb),
             Info::Level(n) => self.set_level(n),
+            Info::Seed(seed) => return InfoEffect::Reseed(seed as u64),
             Info::Nn(n) => self.nn = n != 0,
             Info::Folder(path) => self.folder = Some(path),
             Info::Evaluate(at) => self.evaluate = Some(at),
@@ -122,12 +127,23 @@ impl Settings {
         InfoEffect::None
     }
 
-    /// A named level sets the node limit it is played with (none at full strength).
+    /// A named level sets the node limit it is played with (none at full strength) and
+    /// its handicap.
     fn set_level(&mut self, n: i64) {
         match u8::try_from(n).ok().and_then(crate::levels::level) {
-            Some(level) => self.max_nodes = level.max_nodes,
-            None => log::warn!("INFO level {n}: not 1 to 5, ignored"),
+            Some(level) => {
+                self.max_nodes = level.max_nodes;
+                self.level = u8::try_from(n).ok();
+            }
+            None => log::warn!("INFO level {n}: not 1 to 10, ignored"),
         }
+    }
+
+    /// How moves are picked: the level's handicap, none without a level.
+    pub fn handicap(&self) -> crate::levels::Handicap {
+        self.level
+            .and_then(crate::levels::level)
+            .map_or(crate::levels::Handicap::NONE, |l| l.handicap)
     }
 
     fn set_max_memory(&mut self, bytes: i64) -> InfoEffect {
@@ -198,14 +214,16 @@ mod tests {
         s.apply(Info::Level(1));
         assert_eq!(s.max_nodes, crate::levels::LEVELS[0].max_nodes);
         assert!(s.max_nodes.is_some());
-        s.apply(Info::Level(9));
+        assert!(!s.handicap().is_none(), "level 1 is handicapped");
+        s.apply(Info::Level(11));
         assert_eq!(
             s.max_nodes,
             crate::levels::LEVELS[0].max_nodes,
             "out of range: kept"
         );
-        s.apply(Info::Level(5));
+        s.apply(Info::Level(10));
         assert_eq!(s.max_nodes, None, "full strength has no node limit");
+        assert!(s.handicap().is_none(), "full strength has no handicap");
     }
 
     #[test]

@@ -5,8 +5,7 @@
 use super::{Context, Emit, Session, NO_GAME};
 use crate::game::Move;
 use crate::protocol::{Point, Reply, ENGINE_NAME};
-use crate::search::{score_text, Limits, SearchResult};
-use std::sync::atomic::Ordering;
+use crate::search::{score_text, Limits};
 use std::time::Instant;
 
 /// What YXSHOWINFO reports as the largest hash size: log2 of our largest table in KB
@@ -20,24 +19,7 @@ impl Session {
     /// then plays the first. The turn's time is shared evenly between the searches.
     pub(super) fn nbest(&mut self, n: u32, ctx: &Context, emit: Emit) -> Result<(), String> {
         self.prepare_move(emit)?;
-        let mut lines: Vec<(Move, SearchResult)> = Vec::new();
-        for rank in 1..=n {
-            let mut limits = self.share_of_turn(ctx.arrival, n - rank + 1);
-            if let Some((_, first)) = lines.first().filter(|(_, r)| r.depth > 0) {
-                limits.max_depth =
-                    Some(limits.max_depth.map_or(first.depth, |d| d.min(first.depth)));
-            }
-            let found: Vec<Move> = lines.iter().map(|&(m, _)| m).collect();
-            let (m, result) = self.search_current(&limits, ctx, &found, &mut |_| {})?;
-            // Only the fallback repeats an excluded square: nothing else is left.
-            if rank > 1 && (found.contains(&m) || self.blocked.contains(&m)) {
-                break;
-            }
-            lines.push((m, result));
-            if ctx.stop.load(Ordering::SeqCst) {
-                break;
-            }
-        }
+        let mut lines = self.search_lines(n, ctx, &[], &mut |_| {})?;
         lines.sort_by_key(|(_, r)| -r.score);
         for (rank, (m, r)) in lines.iter().enumerate() {
             let (score, depth) = (score_text(r.score), r.depth);

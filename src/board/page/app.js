@@ -48,6 +48,7 @@ function show(s) {
     drawnKey = key;
     drawBoard(s);
     drawPanel(s);
+    drawLevels(s);
     record(s);
   }
   drawClocks();
@@ -183,7 +184,7 @@ function fillForm(s) {
   for (const [i, sel] of [$("black"), $("white")].entries()) {
     sel.add(new Option("Human", "human"));
     for (const e of s.engines) {
-      if (e.levels.length) for (const l of e.levels) sel.add(new Option(`${e.name} ${l.level} – ${l.name}`, `engine:${e.id}:${l.level}`));
+      if (e.levels.length) for (const l of e.levels) sel.add(new Option(`${e.name} ${l.level} – ${l.name} (${eloText(l)})`, `engine:${e.id}:${l.level}`));
       else sel.add(new Option(e.name, `engine:${e.id}:0`));
     }
     sel.value = s.seats[i].spec;
@@ -191,6 +192,27 @@ function fillForm(s) {
   for (const suite of s.suites) $("suite").add(new Option(`${suite.name} (${suite.count})`, suite.name));
   $("turn").value = s.clock.turn_ms / 1000;
   $("match").value = s.clock.match_ms / 60000;
+}
+
+// Level 10 is full strength: its Elo was measured with a node limit standing in for it.
+function eloText(l) {
+  return `Elo ${l.level === 10 ? "≥ " : ""}${l.elo} ± ${l.elo_error}`;
+}
+
+// The built-in engine's levels with their Elo, and the person's results at each (server).
+function drawLevels(s) {
+  const body = $("levels-table").tBodies[0];
+  body.replaceChildren();
+  const builtin = s.engines.find((e) => e.levels.length);
+  if (!builtin) return;
+  const playing = s.seats.map((x) => x.spec);
+  for (const l of builtin.levels) {
+    const r = (s.results.levels || {})[l.level] || { won: 0, lost: 0, drawn: 0 };
+    const row = body.insertRow();
+    if (playing.includes(`engine:${builtin.id}:${l.level}`)) row.className = "current";
+    const elo = eloText(l).replace("Elo ", "");
+    for (const v of [`${l.level} ${l.name}`, elo, r.won, r.lost, r.drawn]) row.insertCell().textContent = v;
+  }
 }
 
 function newGame(ev) {
@@ -202,6 +224,7 @@ function newGame(ev) {
     white: $("white").value,
     turn_ms: Math.round(Number($("turn").value) * 1000),
     match_ms: Math.round(Number($("match").value) * 60000),
+    adapt: $("adapt").checked,
   };
   const pos = $("start-position").value.trim();
   if (pos) body.position = pos;
@@ -209,7 +232,9 @@ function newGame(ev) {
     body.suite = $("suite").value;
     if ($("suite-index").value) body.index = Number($("suite-index").value) - 1;
   }
-  act("new", body);
+  act("new", body).then(() => {
+    if (state) { $("black").value = state.seats[0].spec; $("white").value = state.seats[1].spec; }
+  });
 }
 
 function clickBoard(ev) {
