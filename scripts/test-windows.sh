@@ -7,7 +7,7 @@
 # Steps:
 #   1. warm a private wine prefix (wineboot, one start of each exe), so the seconds a cold prefix
 #      takes are not charged to the engine;
-#   2. smoke test of each exe: START -> OK, BEGIN -> a move, END -> exit;
+#   2. smoke test of each exe, plain and with --nn: START -> OK, BEGIN -> a move, END -> exit;
 #   3. scripted games, exe under wine vs. the Linux build, relayed by this script at
 #      timeout_turn 1000: every reply must be a legal move and come inside the time limit; the
 #      slowest move is reported;
@@ -140,16 +140,28 @@ stop_brain() { # side
 }
 
 # ---------------------------------------------------------------- 2. smoke test
-for exe in "${EXES[@]}"; do
-    name=$(basename "$exe")
-    start_brain S wine "$exe"
+# Each exe plain and with its built-in network on (--nn: the network's code, AVX2 or portable).
+for exe_flags in "0" "0 --nn" "1" "1 --nn"; do
+    exe=${EXES[${exe_flags%% *}]}
+    flags=${exe_flags#"${exe_flags%% *}"}
+    flags=${flags# }
+    name="$(basename "$exe")${flags:+ $flags}"
+    start_brain S wine "$exe" ${flags:+"$flags"}
     send S "START $BOARD"
     if read_reply S 10000 && [[ ${REPLY_LINE^^} == OK* ]]; then
         send S "INFO timeout_turn $WIN_TURN_MS"
         send S "INFO timeout_match 0"
         send S "BEGIN"
         if read_reply S $((WIN_TURN_MS + WIN_SLACK_MS)) && [[ $REPLY_LINE =~ ^\ *([0-9]+)\ *,\ *([0-9]+)\ *$ ]]; then
-            pass "$name smoke: START -> OK, BEGIN -> $REPLY_LINE in $REPLY_MS ms"
+            first=$REPLY_LINE first_ms=$REPLY_MS
+            # A second move is searched (the first may be the centre without a search).
+            reply=$(( (${BASH_REMATCH[1]} + 1) % BOARD )),${BASH_REMATCH[2]}
+            send S "TURN $reply"
+            if read_reply S $((WIN_TURN_MS + WIN_SLACK_MS)) && [[ $REPLY_LINE =~ ^\ *([0-9]+)\ *,\ *([0-9]+)\ *$ ]]; then
+                pass "$name smoke: START -> OK, BEGIN -> $first in $first_ms ms, TURN $reply -> $REPLY_LINE in $REPLY_MS ms"
+            else
+                fail "$name smoke: TURN $reply got '${REPLY_LINE}' after $REPLY_MS ms"
+            fi
         else
             fail "$name smoke: BEGIN got '${REPLY_LINE}' after $REPLY_MS ms"
         fi
