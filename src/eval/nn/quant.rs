@@ -359,35 +359,6 @@ fn mix_body(
     }
 }
 
-/// The convolution in portable code (auto-vectorised for the build's baseline).
-pub fn mix_portable(
-    conv_w: &[i16],
-    conv_b: &[i32],
-    width: usize,
-    height: usize,
-    hpad: &[[i16; D]],
-    m: &mut [[i16; D]],
-) {
-    mix_body(conv_w, conv_b, width, height, hpad, m)
-}
-
-/// The same code compiled for AVX2.
-///
-/// # Safety
-/// The processor must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub unsafe fn mix_avx2(
-    conv_w: &[i16],
-    conv_b: &[i32],
-    width: usize,
-    height: usize,
-    hpad: &[[i16; D]],
-    m: &mut [[i16; D]],
-) {
-    mix_body(conv_w, conv_b, width, height, hpad, m)
-}
-
 /// The quantised weight file: `"FFQNET"` version:u16 shapes:u32 channels:u32 hidden:u32,
 /// then the blocks in model order (i16 or i32, little-endian), then FNV-1a 64 of it all.
 pub const QMAGIC: &[u8; 6] = b"FFQNET";
