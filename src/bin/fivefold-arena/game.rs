@@ -123,6 +123,10 @@ pub fn play_game(
     };
     for c in [Color::Black, Color::White] {
         players[c.idx()].finish_game(&rules.limits, !game.broken[c.idx()]);
+        if rules.limits.match_ms > 0 {
+            let left = game.time_left[c.idx()];
+            game.stats[c.idx()].add_clock_left(left);
+        }
     }
     Some(GameRecord {
         index: spec.index,

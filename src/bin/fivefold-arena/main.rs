@@ -419,6 +419,14 @@ fn print_engine_table(engines: &[EngineSpec; 2], stats: &[EngineStats; 2]) {
             s.crashes
         );
     }
+    for (e, s) in engines.iter().zip(stats) {
+        if let (Some(avg), Some(min)) = (s.average_clock_left_ms(), s.clock_left_min_ms) {
+            println!(
+                "{}: match clock left at the end of a game: {avg:.0} ms on average, {min} ms at least",
+                e.name
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -159,6 +159,10 @@ pub struct EngineStats {
     pub timeouts: u32,
     pub illegal: u32,
     pub crashes: u32,
+    /// Games ended under a match clock, their clocks left at the end summed, and the least.
+    pub clocked_games: u32,
+    pub clock_left_total_ms: i64,
+    pub clock_left_min_ms: Option<i64>,
 }
 
 impl EngineStats {
@@ -168,6 +172,13 @@ impl EngineStats {
         self.max_ms = self.max_ms.max(ms);
     }
 
+    /// Records the match clock this engine had left when a game ended.
+    pub fn add_clock_left(&mut self, ms: i64) {
+        self.clocked_games += 1;
+        self.clock_left_total_ms += ms;
+        self.clock_left_min_ms = Some(self.clock_left_min_ms.map_or(ms, |m| m.min(ms)));
+    }
+
     pub fn merge(&mut self, other: &EngineStats) {
         self.moves += other.moves;
         self.total_ms += other.total_ms;
@@ -175,6 +186,18 @@ impl EngineStats {
         self.timeouts += other.timeouts;
         self.illegal += other.illegal;
         self.crashes += other.crashes;
+        self.clocked_games += other.clocked_games;
+        self.clock_left_total_ms += other.clock_left_total_ms;
+        self.clock_left_min_ms = match (self.clock_left_min_ms, other.clock_left_min_ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+
+    /// The average match clock left at the end of a game, if any game had one.
+    pub fn average_clock_left_ms(&self) -> Option<f64> {
+        (self.clocked_games > 0)
+            .then(|| self.clock_left_total_ms as f64 / self.clocked_games as f64)
     }
 
     pub fn average_ms(&self) -> f64 {
@@ -201,6 +224,24 @@ mod tests {
             draws: d,
             ..Tally::default()
         }
+    }
+
+    #[test]
+    fn clock_left_is_averaged_and_its_least_kept_across_merges() {
+        let mut a = EngineStats::default();
+        assert_eq!(a.average_clock_left_ms(), None);
+        a.add_clock_left(1000);
+        a.add_clock_left(400);
+        let mut b = EngineStats::default();
+        b.add_clock_left(-20);
+        let mut total = EngineStats::default();
+        total.merge(&a);
+        assert_eq!(total.clock_left_min_ms, Some(400));
+        total.merge(&b);
+        total.merge(&EngineStats::default());
+        assert_eq!(total.clocked_games, 3);
+        assert_eq!(total.clock_left_min_ms, Some(-20));
+        assert!(close(total.average_clock_left_ms().unwrap(), 1380.0 / 3.0));
     }
 
     #[test]
