@@ -23,7 +23,9 @@ const SAFETY_MS: i64 = 60;
 /// Kept back from a turn limit: 5% of it, at least this much. Managers forgive lateness
 /// (1 s at Gomocup) on the turn limit, so a short turn need not give up half its time.
 const TURN_SAFETY_MS: i64 = 30;
-/// A move may use at most this fraction of the remaining match time.
+/// A move aims at this fraction of the remaining match time. Self-play under a binding
+/// clock (20x20, 1 s a move, 6 s a game, 200 games each): 8 -21 +/- 21, 18 -35 +/- 25
+/// against 12 (identical builds: +17 +/- 22); journal "Time use".
 const MATCH_SHARE_DIVISOR: i64 = 12;
 
 /// How long this move may take. The search aims at `soft` and never passes `hard`.
