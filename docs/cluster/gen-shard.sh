@@ -25,10 +25,18 @@ SIZE=${SIZE:-15}
 RULE=${RULE:-0}
 NODES=${NODES:-20000}
 DATA_BIN=${FIVEFOLD_DATA:-fivefold-data}
+# NN=1: games searched with the built-in network; NN=PATH: with that network file.
+NN=${NN:-}
+nn_flags=()
+case "$NN" in
+    "" | 0) ;;
+    1) nn_flags=(--nn) ;;
+    *) nn_flags=(--nn-file "$NN") ;;
+esac
 
 mkdir -p "$OUT"
 final="$OUT/shard-$(printf %05d "$SHARD").ffd"
 # Written under a temporary name and renamed, so a killed task leaves no partial shard.
 "$DATA_BIN" gen --games "$GAMES" --seed "$SEED" --shard "$SHARD" --shards "$SHARDS" \
-    --size "$SIZE" --rule "$RULE" --nodes "$NODES" --out "$final.part"
+    --size "$SIZE" --rule "$RULE" --nodes "$NODES" "${nn_flags[@]}" --out "$final.part"
 mv "$final.part" "$final"

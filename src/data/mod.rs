@@ -31,6 +31,7 @@ pub fn play_shard(
     progress: &mut dyn FnMut(&GameRecord),
 ) -> std::io::Result<u64> {
     let mut searcher = Searcher::new(opts.hash_bytes);
+    searcher.set_network(opts.network);
     write_header(out)?;
     let mut plies = 0;
     for index in shard_games(games, shard, shards) {
@@ -64,5 +65,23 @@ mod tests {
         let mut whole_sorted = whole.clone();
         whole_sorted.sort_by_key(key);
         assert_eq!(from_shards, whole_sorted);
+    }
+
+    #[test]
+    fn a_network_shard_repeats_from_its_seed_and_differs_from_the_classical_one() {
+        let classical = SelfPlayOptions::tiny(300);
+        let with_nn = SelfPlayOptions {
+            network: Some(crate::eval::nn::incremental::freestyle()),
+            ..classical.clone()
+        };
+        let shard = |opts: &SelfPlayOptions| {
+            let mut out = Vec::new();
+            play_shard(opts, 11, 3, 0, 1, &mut out, &mut |_| {}).unwrap();
+            out
+        };
+        let nn_games = shard(&with_nn);
+        assert_eq!(nn_games, shard(&with_nn));
+        assert_eq!(format::parse_games(&nn_games).unwrap().len(), 3);
+        assert_ne!(nn_games, shard(&classical));
     }
 }

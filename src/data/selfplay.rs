@@ -8,6 +8,7 @@
 
 use super::format::{GameRecord, Outcome, Ply};
 use super::rng::SplitMix64;
+use crate::eval::nn::QuantModel;
 use crate::game::{Board, Color, Move, Rule};
 use crate::search::{Clock, Limits, Searcher, TimeBudget};
 use std::sync::atomic::AtomicBool;
@@ -31,6 +32,9 @@ pub struct SelfPlayOptions {
     pub random_plies: usize,
     pub random_permille: u32,
     pub hash_bytes: usize,
+    /// The network the games are searched with (`Searcher::set_network`; freestyle
+    /// only), or `None` for the classical evaluation alone.
+    pub network: Option<&'static QuantModel>,
 }
 
 impl Default for SelfPlayOptions {
@@ -47,6 +51,7 @@ impl Default for SelfPlayOptions {
             random_plies: 10,
             random_permille: 100,
             hash_bytes: 8 << 20,
+            network: None,
         }
     }
 }

@@ -110,6 +110,13 @@ struct GenArgs {
     /// Probability (in 1/1000) of a random square next to a stone in the first plies
     #[arg(long, default_value_t = 100)]
     random_permille: u32,
+    /// Search with the built-in network (its value and policy beside the classical
+    /// evaluation, as `pbrain-fivefold --nn`; freestyle only)
+    #[arg(long)]
+    nn: bool,
+    /// Search with this network file (`fivefold-train` output) instead
+    #[arg(long)]
+    nn_file: Option<PathBuf>,
     #[arg(long)]
     out: PathBuf,
 }
@@ -195,6 +202,13 @@ fn gen(a: GenArgs) -> Result<()> {
         rule: Rule::from_bits(a.rule),
         nodes: a.nodes,
         random_permille: a.random_permille,
+        network: match (&a.nn_file, a.nn) {
+            (Some(path), _) => {
+                Some(fivefold::eval::nn::incremental::load_file(path).map_err(anyhow::Error::msg)?)
+            }
+            (None, true) => Some(fivefold::eval::nn::incremental::freestyle()),
+            (None, false) => None,
+        },
         ..SelfPlayOptions::default()
     };
     let mut out = BufWriter::new(create(&a.out)?);
