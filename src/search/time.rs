@@ -84,6 +84,8 @@ impl TimeBudget {
         }
         if let Some(l) = left {
             let margin = SAFETY_MS.max(l / 50).min(l);
+            // A third of the clock at most; a sixth measured level (self-play, 20x20,
+            // `time_left` 6 s alone, 200 games: 0 +/- 19; journal "Time use").
             hard = hard.min((l - margin) / 3);
             soft = soft.min(l / MATCH_SHARE_DIVISOR);
         }
