@@ -315,11 +315,28 @@ fn value_head(model: &QuantModel, m: &[[i16; D]]) -> [i32; 3] {
     value_from_sum(model, &sum, m.len())
 }
 
+/// `ceil(2^40 / n)`, for `rounded_mean`.
+#[inline]
+fn reciprocal(n: u64) -> u64 {
+    (1u64 << 40).div_ceil(n)
+}
+
+/// `(v + n / 2) / n` for `0 <= v < 2^19`, `n < 2^9`, with `inv = reciprocal(n)`.
+#[inline(always)]
+fn rounded_mean(v: i32, n: u64, inv: u64) -> i32 {
+    debug_assert!((0..1 << 19).contains(&v) && n < 1 << 9);
+    (((v as u64 + n / 2) * inv) >> 40) as i32
+}
+
 /// The value logits from the per-channel sum of the mixed channels over `n` squares.
 #[inline]
 pub(super) fn value_from_sum(model: &QuantModel, sum: &[i32; D], n: usize) -> [i32; 3] {
-    let n = n.max(1) as i32;
-    let g = sum.map(|v| (v + n / 2) / n);
+    // The rounded mean (v + n/2) / n by one multiply and shift, exact: v + n/2 < 2^19
+    // (clipped channels <= ONE over at most 22 x 22 squares) and n < 2^9, so the
+    // reciprocal's error stays below 2^-12 of a unit (one division a call, not 32).
+    let n = n.max(1) as u64;
+    let inv = reciprocal(n);
+    let g = sum.map(|v| rounded_mean(v, n, inv));
     let hidden: [i32; HIDDEN] = std::array::from_fn(|j| {
         let w = &model.v1_w[j * D..(j + 1) * D];
         let pre = model.v1_b[j] + dot16(w, &g);
@@ -600,5 +617,21 @@ mod tests {
         }
         let want = std::fs::read_to_string(path).expect("test vectors");
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn rounded_mean_by_reciprocal_equals_division() {
+        for n in 1u64..=484 {
+            let inv = reciprocal(n);
+            let top = (super::ONE as u64 * n).min((1 << 19) - n / 2 - 1) as i32;
+            let step = if n % 37 == 0 || n >= 400 { 1 } else { 97 };
+            for v in (0..=top).step_by(step).chain([top]) {
+                assert_eq!(
+                    rounded_mean(v, n, inv),
+                    (v + n as i32 / 2) / n as i32,
+                    "{v} / {n}"
+                );
+            }
+        }
     }
 }
