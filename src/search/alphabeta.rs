@@ -310,12 +310,16 @@ impl Search<'_> {
         // facing an open three at depth 1-2 is searched, not taken as a leaf as Rapfi in
         // effect does (that lost 0.083 a game; journal "The horizon and the leaves").
         if depth <= 0 && mode != Mode::BlockFive {
-            return self.leaf(pos, beta, ply);
+            return self.leaf(pos, alpha, beta, ply);
         }
 
         // Static evaluation, and whether it improved on ours two plies up. Under a
-        // threat the node takes its parent's, negated.
-        let eval = if mode == Mode::All || ply == 0 {
+        // threat the node takes its parent's, negated. Where reverse futility may cut,
+        // the network is asked only near its bound (`LAZY_MARGIN`).
+        let futile = beta.saturating_add(FUTILITY_MARGIN * depth);
+        let eval = if mode == Mode::All && !pv_node && depth <= FUTILITY_DEPTH && ply > 0 {
+            pos.static_eval_lazy(us, futile, futile)
+        } else if mode == Mode::All || ply == 0 {
             pos.static_eval(us)
         } else {
             -self.static_evals[ply - 1]
@@ -484,7 +488,7 @@ impl Search<'_> {
     /// three alone gives two and rarely wins), and the evaluation does not already fail
     /// high, where a win would not change the cutoff. Quiescence searches and static wins
     /// tried here measured level or worse (journal "The horizon and the leaves").
-    fn leaf(&mut self, pos: &mut Position, beta: i32, ply: usize) -> i32 {
+    fn leaf(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize) -> i32 {
         let us = pos.side();
         let them = us.opp();
         if pos.eval.count_at_least(them, Threat::Four) == 0
@@ -492,7 +496,7 @@ impl Search<'_> {
         {
             return WIN - ply as i32 - 3;
         }
-        let eval = pos.static_eval(us);
+        let eval = pos.static_eval_lazy(us, alpha, beta);
         if eval < beta
             && pos.eval.count_at_least(us, Threat::FourPlus) > 0
             && pos.eval.count_at_least(us, Threat::Four) >= vcf::LEAF_VCF_MIN_FOURS

@@ -6,6 +6,12 @@ use crate::game::{Board, Cell, Color, Move, Rule, DIRS};
 
 /// The network's value times this / 100 is in classical evaluation units.
 const NN_VALUE_SCALE: i32 = 230;
+/// Lazy evaluation with the network: where only a side of a bound counts, a classical
+/// evaluation this far outside it stands without the network (its value moved it across
+/// the bound at 0.4% of leaves in `bench 11`). `bench 11 --nn` 307k -> 432k nps; +61 +/- 39
+/// Elo at 100 ms against the same network evaluated everywhere (journal "Network in the
+/// search").
+pub const LAZY_MARGIN: i32 = 600;
 
 #[derive(Clone)]
 pub struct Position {
@@ -47,9 +53,21 @@ impl Position {
     /// classical build where the policy alone lost 38 (journal "Network in the search").
     #[inline]
     pub fn static_eval(&mut self, us: Color) -> i32 {
+        self.static_eval_lazy(us, i32::MIN, i32::MAX)
+    }
+
+    /// `static_eval` where only whether it lies below `lo`, above `hi` or between counts:
+    /// a classical evaluation more than `LAZY_MARGIN` outside [lo, hi] stands alone, and
+    /// the network is not asked.
+    #[inline]
+    pub fn static_eval_lazy(&mut self, us: Color, lo: i32, hi: i32) -> i32 {
         let classical = self.eval.evaluate(us);
         match self.nn.as_mut() {
-            Some(nn) if us == self.board.side_to_move() => {
+            Some(nn)
+                if us == self.board.side_to_move()
+                    && classical > lo.saturating_sub(LAZY_MARGIN)
+                    && classical < hi.saturating_add(LAZY_MARGIN) =>
+            {
                 (classical + nn.value_score(&self.board) * NN_VALUE_SCALE / 100) / 2
             }
             _ => classical,
@@ -249,5 +267,29 @@ mod tests {
         let pos = Position::new(&board);
         assert!(pos.is_legal_for(Color::Black, m));
         assert!(pos.has_legal_threat(Color::Black, Threat::FlexFour));
+    }
+
+    /// The lazy evaluation asks the network only within `LAZY_MARGIN` of its bounds: far
+    /// outside it is the classical evaluation exactly, near them the blend.
+    #[test]
+    fn the_lazy_evaluation_skips_the_network_only_far_from_its_bounds() {
+        let model = crate::eval::nn::incremental::freestyle();
+        let mut board = Board::new(15, 15, Rule::Freestyle);
+        let mut blended = 0;
+        for &(x, y) in &[(7, 7), (8, 8), (7, 8), (6, 9), (9, 6), (8, 7)] {
+            board.make(Move::from_xy(x, y));
+            let mut pos = Position::with_network(&board, Some(model));
+            let us = board.side_to_move();
+            let classical = pos.eval.evaluate(us);
+            let full = pos.static_eval(us);
+            let (far_lo, far_hi) = (classical + LAZY_MARGIN + 1, classical - LAZY_MARGIN - 1);
+            assert_eq!(pos.static_eval_lazy(us, far_lo, far_lo), classical);
+            assert_eq!(pos.static_eval_lazy(us, far_hi, far_hi), classical);
+            let near = classical + LAZY_MARGIN - 1;
+            assert_eq!(pos.static_eval_lazy(us, near, near), full);
+            assert_eq!(pos.static_eval_lazy(us, classical, classical), full);
+            blended += (full != classical) as usize;
+        }
+        assert!(blended > 0, "the network changed no evaluation");
     }
 }
