@@ -337,7 +337,7 @@ impl Search<'_> {
             && mode == Mode::All
             && depth <= FUTILITY_DEPTH
             && beta.abs() < WIN_BOUND
-            && eval - FUTILITY_MARGIN * depth >= beta
+            && eval >= futile
         {
             return eval;
         }
