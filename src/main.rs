@@ -53,15 +53,14 @@ fn main() -> ExitCode {
 
 /// The brain with a network on from the start: `--nn` (built in) or `--nn-file PATH`.
 fn run_brain_with_network(args: &[String]) -> ExitCode {
-    let model = match args {
-        [flag] if flag == "--nn" => fivefold::eval::nn::incremental::freestyle(),
-        [flag, path] if flag == "--nn-file" => {
-            match fivefold::eval::nn::incremental::load_file(std::path::Path::new(path)) {
-                Ok(model) => model,
-                Err(e) => return fail(&e),
-            }
-        }
+    let file = match args {
+        [flag] if flag == "--nn" => None,
+        [flag, path] if flag == "--nn-file" => Some(std::path::Path::new(path)),
         _ => return fail("expected --nn or --nn-file PATH, and nothing else"),
+    };
+    let model = match fivefold::eval::nn::incremental::file_or_builtin(file) {
+        Ok(model) => model,
+        Err(e) => return fail(&e),
     };
     fivefold::eval::nn::incremental::choose(model);
     session::run_stdio();

@@ -150,12 +150,8 @@ fn main() -> Result<()> {
             out,
         } => openings(count, seed, size, Rule::from_bits(rule), &out),
         Cmd::Probe { net, inputs } => {
-            let model = match net {
-                Some(path) => {
-                    fivefold::eval::nn::incremental::load_file(&path).map_err(anyhow::Error::msg)?
-                }
-                None => fivefold::eval::nn::incremental::freestyle(),
-            };
+            let model = fivefold::eval::nn::incremental::file_or_builtin(net.as_deref())
+                .map_err(anyhow::Error::msg)?;
             print!("{}", probe::report(&load_all(&inputs)?, model));
             Ok(())
         }
@@ -202,12 +198,13 @@ fn gen(a: GenArgs) -> Result<()> {
         rule: Rule::from_bits(a.rule),
         nodes: a.nodes,
         random_permille: a.random_permille,
-        network: match (&a.nn_file, a.nn) {
-            (Some(path), _) => {
-                Some(fivefold::eval::nn::incremental::load_file(path).map_err(anyhow::Error::msg)?)
-            }
-            (None, true) => Some(fivefold::eval::nn::incremental::freestyle()),
-            (None, false) => None,
+        network: if a.nn || a.nn_file.is_some() {
+            Some(
+                fivefold::eval::nn::incremental::file_or_builtin(a.nn_file.as_deref())
+                    .map_err(anyhow::Error::msg)?,
+            )
+        } else {
+            None
         },
         ..SelfPlayOptions::default()
     };

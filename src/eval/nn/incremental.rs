@@ -76,6 +76,11 @@ pub fn load_file(path: &std::path::Path) -> Result<&'static QuantModel, String> 
     Ok(Box::leak(Box::new(model)))
 }
 
+/// The network read from `file` (as `load_file`), else the built-in one.
+pub fn file_or_builtin(file: Option<&std::path::Path>) -> Result<&'static QuantModel, String> {
+    file.map_or_else(|| Ok(freestyle()), load_file)
+}
+
 /// Value logits to engine units, from the side to move's point of view.
 pub fn score_of(value: [i32; 3]) -> i32 {
     let l = value.map(|v| v as f64 / OUT_SCALE as f64);
