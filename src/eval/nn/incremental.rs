@@ -628,7 +628,11 @@ mod tests {
                 s.load_board(&board);
                 let want = model.forward(&s, &mut qs);
                 let cached = inc.value_cache.iter().filter(|&&e| e != 0).count();
-                assert_eq!(inc.value_score(&board), score_of(want), "walk {walk} ({cached} cached)");
+                assert_eq!(
+                    inc.value_score(&board),
+                    score_of(want),
+                    "walk {walk} ({cached} cached)"
+                );
                 let v = inc.compute(&board);
                 assert_eq!(v, want, "walk {walk} step {steps}");
                 assert_eq!(inc.policy(), &qs.policy[..], "walk {walk} step {steps}");
