@@ -495,13 +495,13 @@ impl Kernels {
     }
 }
 
-/// AVX2 versions of `Kernels`, for D = 32 channels.
+/// AVX2 versions of `Kernels`, for any D that is a multiple of 16 channels.
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use super::{D, ONE, WEIGHT_SHIFT};
     use std::arch::x86_64::*;
 
-    const _: () = assert!(D == 32);
+    const _: () = assert!(D % 16 == 0);
 
     #[inline(always)]
     unsafe fn load16(p: &[i16; D], half: usize) -> __m256i {
@@ -517,7 +517,7 @@ mod simd {
 
     #[target_feature(enable = "avx2")]
     pub unsafe fn replace_row(acc: &mut [i16; D], old: &[i16; D], new: &[i16; D]) {
-        for half in 0..2 {
+        for half in 0..D / 16 {
             let a = load16(acc, half);
             let r = _mm256_add_epi16(_mm256_sub_epi16(a, load16(old, half)), load16(new, half));
             _mm256_storeu_si256(acc.as_mut_ptr().add(16 * half) as *mut __m256i, r);
@@ -528,7 +528,7 @@ mod simd {
     pub unsafe fn clipped_delta(old: &[i16; D], new: &[i16; D], out: &mut [i16; D]) -> bool {
         let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(ONE as i16));
         let mut any = zero;
-        for half in 0..2 {
+        for half in 0..D / 16 {
             let o = _mm256_min_epi16(_mm256_max_epi16(load16(old, half), zero), one);
             let n = _mm256_min_epi16(_mm256_max_epi16(load16(new, half), zero), one);
             let d = _mm256_sub_epi16(n, o);
@@ -540,7 +540,7 @@ mod simd {
 
     #[target_feature(enable = "avx2")]
     pub unsafe fn add_tap(pre: &mut [i32; D], tap: &[i16; D], delta: &[i16; D]) {
-        for q in 0..4 {
+        for q in 0..D / 8 {
             let p = pre.as_mut_ptr().add(8 * q) as *mut __m256i;
             let prod = _mm256_mullo_epi32(load8x32(tap, q), load8x32(delta, q));
             _mm256_storeu_si256(p, _mm256_add_epi32(_mm256_loadu_si256(p), prod));
@@ -552,7 +552,7 @@ mod simd {
         let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(ONE));
         let shift = _mm_cvtsi32_si128(WEIGHT_SHIFT as i32);
         let mut new = [0i32; D];
-        for q in 0..4 {
+        for q in 0..D / 8 {
             let p = _mm256_loadu_si256(pre.as_ptr().add(8 * q) as *const __m256i);
             let n = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(p, shift), zero), one);
             let s = sum.as_mut_ptr().add(8 * q) as *mut __m256i;
