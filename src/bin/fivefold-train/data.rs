@@ -1,7 +1,8 @@
 //! Training positions from data files: every labelled ply after the opening, seen by the
 //! side to move, with its value target (game result blended with the search's score) and
-//! its policy target (the search's best move). Games are split into training and
-//! validation sets by their index.
+//! its policy target (the search's best move). With `played`, unlabelled plies (games
+//! imported from a stronger engine) count too: the move played and the game result.
+//! Games are split into training and validation sets by their index.
 
 use fivefold::data::format::{read_games, GameRecord, Outcome, NO_MOVE};
 use fivefold::eval::nn::features::{EMPTY, OPP, OWN};
@@ -15,6 +16,8 @@ pub struct TargetOptions {
     pub score_scale: f32,
     /// Weight of the game result in the value target (the rest is the score's).
     pub result_weight: f32,
+    /// Unlabelled plies train on the move played (policy) and the game result (value).
+    pub played: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -115,20 +118,28 @@ pub fn value_target(
     [0, 1, 2].map(|k| w * r[k] + (1.0 - w) * s[k])
 }
 
-/// Replays a game and adds its labelled plies after the opening.
+/// Replays a game and adds its labelled plies after the opening (and with `t.played` its
+/// unlabelled ones).
 pub fn add_game(ds: &mut Dataset, g: &GameRecord, t: TargetOptions) {
     let n = g.width as usize * g.height as usize;
     // Absolute codes: 0 empty, 1 Black, 2 White.
     let mut board = vec![0u8; n];
     for (i, ply) in g.plies.iter().enumerate() {
         let black = i % 2 == 0;
-        if i >= g.opening as usize && ply.is_labelled() {
+        let targets = if ply.is_labelled() {
+            Some((ply.best, value_target(g.outcome, black, ply.score, t)))
+        } else if t.played {
+            Some((ply.mv, result_target(g.outcome, black)))
+        } else {
+            None
+        };
+        if let (true, Some((best, value))) = (i >= g.opening as usize, targets) {
             ds.samples.push(Sample {
                 at: ds.cells.len() as u32,
                 width: g.width,
                 height: g.height,
-                best: ply.best,
-                value: value_target(g.outcome, black, ply.score, t),
+                best,
+                value,
             });
             let (own, opp) = if black { (1, 2) } else { (2, 1) };
             ds.cells.extend(board.iter().map(|&c| match c {
@@ -199,6 +210,7 @@ mod tests {
     const T: TargetOptions = TargetOptions {
         score_scale: 400.0,
         result_weight: 0.5,
+        played: false,
     };
 
     #[test]
@@ -251,6 +263,15 @@ mod tests {
         assert_eq!(ds.cells_of(&b)[0], OPP);
         assert_eq!(ds.cells_of(&b)[4], EMPTY);
         assert!(a.value[2] > 0.5 && b.value[0] > 0.5);
+
+        // With `played`, the unlabelled ply after the opening counts too: the move
+        // played and the result (Black to move at ply 4, and White won).
+        let mut ds = Dataset::default();
+        add_game(&mut ds, &g, TargetOptions { played: true, ..T });
+        assert_eq!(ds.samples.len(), 3);
+        let c = ds.samples[2];
+        assert_eq!((c.best, c.value), (24, [0.0, 0.0, 1.0]));
+        assert_eq!(ds.cells_of(&c)[4], OPP);
     }
 
     #[test]

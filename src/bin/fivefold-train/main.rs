@@ -66,6 +66,10 @@ pub struct Cli {
     /// Weight of the game result in the value target; the rest is the search score's
     #[arg(long, default_value_t = 0.5)]
     result_weight: f32,
+    /// Train on unlabelled plies too (games imported from a stronger engine): the move
+    /// played as the policy target, the game result as the value target
+    #[arg(long)]
+    played: bool,
     /// Weight of the policy loss beside the value loss
     #[arg(long, default_value_t = 1.0)]
     policy_weight: f32,
@@ -142,6 +146,7 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
     let targets = TargetOptions {
         score_scale: cli.score_scale,
         result_weight: cli.result_weight,
+        played: cli.played,
     };
     let (train, val) = load(&cli.data, targets, cli.val_every_nth_game)?;
     if train.samples.is_empty() {

@@ -196,6 +196,7 @@ mod tests {
         let t = TargetOptions {
             score_scale: 400.0,
             result_weight: 0.5,
+            played: false,
         };
         add_game(&mut ds, &g, t);
         ds
