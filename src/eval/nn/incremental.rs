@@ -501,7 +501,7 @@ mod simd {
     use super::{D, ONE, WEIGHT_SHIFT};
     use std::arch::x86_64::*;
 
-    const _: () = assert!(D % 16 == 0);
+    const _: () = assert!(D.is_multiple_of(16));
 
     #[inline(always)]
     unsafe fn load16(p: &[i16; D], half: usize) -> __m256i {
