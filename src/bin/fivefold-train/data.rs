@@ -126,14 +126,16 @@ pub fn add_game(ds: &mut Dataset, g: &GameRecord, t: TargetOptions) {
     let mut board = vec![0u8; n];
     for (i, ply) in g.plies.iter().enumerate() {
         let black = i % 2 == 0;
-        let targets = if ply.is_labelled() {
+        let targets = if i < g.opening as usize {
+            None
+        } else if ply.is_labelled() {
             Some((ply.best, value_target(g.outcome, black, ply.score, t)))
         } else if t.played {
             Some((ply.mv, result_target(g.outcome, black)))
         } else {
             None
         };
-        if let (true, Some((best, value))) = (i >= g.opening as usize, targets) {
+        if let Some((best, value)) = targets {
             ds.samples.push(Sample {
                 at: ds.cells.len() as u32,
                 width: g.width,
