@@ -25,18 +25,18 @@ const MAX_SEARCHED: usize = 64;
 const HISTORY_RANGE: i32 = 10_692 / 5;
 
 /// With a network (`INFO nn 1`), nodes at least this deep and not under a threat add
-/// its policy to the ordering scores of their moves (the policy head runs over the whole
-/// board at each, so the shallowest nodes go without; from depth 1: -4 +/- 35 at 100 ms;
+/// its policy to the ordering scores of their moves (the policy costs a convolution per
+/// move, so the shallowest nodes go without; from depth 1: -4 +/- 35 at 100 ms;
 /// at the root alone: +4 +/- 29 and -17 +/- 37 at 100 ms, journal "Network in the search").
 pub(super) const NN_ORDER_DEPTH: i32 = 2;
-/// Ordering points per policy logit below the network's best move's; a move more than
+/// Ordering points per policy logit below the best of the node's moves; a move more than
 /// `NN_ORDER_FLOOR` below it gets the floor.
 const NN_ORDER_PER_LOGIT: i64 = 100;
 const NN_ORDER_FLOOR: i64 = -3_000;
 
 /// Adds the network's policy (relative to its best move) to `list`'s scores.
 pub(super) fn add_policy(pos: &mut Position, list: &mut MoveList) {
-    let Some(top) = pos.compute_policy() else {
+    let Some(top) = pos.compute_policy(list.moves()) else {
         return;
     };
     let Some(nn) = pos.nn.as_ref() else {

@@ -63,7 +63,7 @@ impl MoveList {
         self.scores()[i]
     }
     #[inline]
-    fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[Move] {
         // SAFETY: entries below `len` are initialised (every write goes through `push`).
         unsafe { &*(&self.moves[..self.len] as *const [MaybeUninit<Move>] as *const [Move]) }
     }

@@ -37,13 +37,13 @@ impl Position {
         pos
     }
 
-    /// Runs the network for the side to move and returns its best policy logit (`None`
-    /// without a network). See `alphabeta::add_policy`.
+    /// Runs the network for the side to move at `moves` and returns their best policy
+    /// logit (`None` without a network or moves). See `alphabeta::add_policy`.
     #[inline]
-    pub fn compute_policy(&mut self) -> Option<i32> {
+    pub fn compute_policy(&mut self, moves: &[Move]) -> Option<i32> {
         let nn = self.nn.as_mut()?;
         nn.compute(&self.board);
-        nn.policy().iter().copied().max()
+        nn.policy_for(moves)
     }
 
     /// The static evaluation for `us`, the side to move: the classical evaluation, or

@@ -45,7 +45,7 @@ pub fn ranks(board: &Board, model: &'static QuantModel, target: Move) -> Option<
     let mut nn = NnEval::new(model, board);
     nn.compute(board);
     let us = pos.side();
-    let top = nn.policy().iter().copied().max().unwrap_or(0) as i64;
+    let top = nn.policy_for(list.moves()).unwrap_or(0) as i64;
     let scored: Vec<[i64; 4]> = (0..list.len())
         .map(|i| {
             let m = list.get(i);

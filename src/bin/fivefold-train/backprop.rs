@@ -147,12 +147,18 @@ pub fn backward(
     let out = losses(s, t);
     let dg = value_backward(model, s, t, grad);
     back.dm.clear();
-    let n = s.m.len() as f32;
-    back.dm.resize(s.m.len(), dg.map(|x| x / n));
+    back.dm.resize(s.m.len(), [0.0; D]);
     if let Some(best) = t.best {
         policy_backward(model, s, best, policy_weight, &mut back.dm, grad);
     }
     mix_backward(model, s, back, grad);
+    // The value reads the board mean of h: each square's h gets dg / n.
+    let dh = dg.map(|x| x / s.m.len() as f32);
+    for y in 0..s.height {
+        for x in 0..s.width {
+            add_to(&mut back.dh[s.pad_index(x, y)], &dh);
+        }
+    }
     accumulate_backward(s, back, grad);
     out
 }

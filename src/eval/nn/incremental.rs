@@ -1,34 +1,33 @@
 //! The quantised network in the search, kept up to date incrementally.
 //!
 //! Every square holds, for each colour to move (a view: every shape's own/opponent
-//! reading swaps with the side to move), its four line shapes, their int16 accumulator
-//! (`QuantModel::accumulator`), the mixing convolution's int32 sum before its shift and
-//! clip, and the mixed channels after; each view also keeps the board sum of the mixed
-//! channels, which is all the value head needs.
+//! reading swaps with the side to move), its four line shapes and their int16 accumulator
+//! (`QuantModel::accumulator`); each view also keeps the board sum of the clipped
+//! accumulators, which is all the value head reads.
 //!
 //! A stone changes the shapes of the squares within `REACH` along its four lines (and its
 //! own four). Bringing a view up to date looks up those 4 x 9 shapes; where one changed,
-//! the accumulator loses the old embedding row and gains the new one, and where its
-//! clipped value changed, the nine convolution sums around it move by tap x change (the
-//! convolution is linear before its clip). The touched squares are then re-clipped and
-//! the board sum corrected. Integer arithmetic, int16 sums wrapping: the result is the full
-//! recomputation's exactly, whatever the order (tests compare after random walks).
+//! the accumulator loses the old embedding row and gains the new one, and the board sum
+//! moves by the change of its clipped value. Integer arithmetic, int16 sums wrapping: the
+//! result is the full recomputation's exactly, whatever the order (tests compare after
+//! random walks). The policy's mixing convolution is not kept: it is computed for the
+//! moves a node asks about (`policy_for`), from the clipped accumulators around each.
+//! (Keeping the convolution for a value that read it cost 1.9 classical nodes a node; this
+//! costs 1.5, +28% nps in real positions: journal, session 37.)
 //!
 //! Updates are lazy: make and undo do nothing here, and `compute` / `value_score` first
 //! sync the side to move's view with the board, along the stones that differ between the
 //! board's move history and the one that view last saw; the rows of every stone in the
-//! difference change first, then each changed square spreads once. Cost in `bench 11`
-//! (node rates, medians of 5, journal "Network inference"): classical 713k nps, with the
-//! network's value at every node and its policy at depth >= 2 307k. Positions met again
-//! read their value from a small cache, without a sync (+9% and +12% nps in two sets of
-//! positions from 1000 ms games, journal "Network inference"). Nothing allocates after
-//! `new`.
+//! difference change first, then each changed square moves the sum once. Positions met
+//! again read their value from a small cache, without a sync (+9% and +12% nps in two
+//! sets of positions from 1000 ms games, journal "Network inference"). Nothing allocates
+//! after `new`.
 
 use super::features::{shape_index, DIR_STEPS, REACH};
 use super::model::{D, KERNEL};
 #[cfg(target_arch = "x86_64")]
 use super::quant::has_avx2;
-use super::quant::{policy_head, value_from_sum, QuantModel, ONE, OUT_SCALE, WEIGHT_SHIFT};
+use super::quant::{value_from_sum, QuantModel, ONE, OUT_SCALE, WEIGHT_SHIFT};
 use crate::game::{Board, Cell, Color, Move, CELLS};
 use std::sync::OnceLock;
 
@@ -101,16 +100,10 @@ struct View {
     shapes: Vec<[u16; 4]>,
     acc: Vec<[i16; D]>,
     empty: Vec<bool>,
-    /// Per square: the mixing convolution before its shift and clip (bias included),
-    /// and after (`mixed`); `sum` is the board sum of `mixed`, per channel.
-    pre: Vec<[i32; D]>,
-    mixed: Vec<[i16; D]>,
-    sum: [i32; D],
-    /// Squares whose `pre` changed since `mixed` was last brought up to date.
-    touched: Vec<u16>,
-    is_touched: Vec<bool>,
+    /// The board sum of the clipped accumulators, per channel: what the value head reads.
+    hsum: [i32; D],
     /// Squares whose accumulator changed during this sync, with its value before; each
-    /// spreads once at the end (a stone changes its own square's four shapes, and
+    /// moves the sum once at the end (a stone changes its own square's four shapes, and
     /// stones taken off and put on in one sync share squares).
     changed: Vec<(u16, [i16; D])>,
     is_changed: Vec<bool>,
@@ -124,9 +117,15 @@ pub struct NnEval {
     width: usize,
     height: usize,
     views: [View; 2],
+    /// The policy's convolution laid out for its AVX2 version.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    tables: PolicyTables,
+    /// Policy logits of the squares `policy_for` was last asked about, row-major.
     policy: Vec<i32>,
-    /// The board (hash, stones) of the last `compute`, whose outputs are kept.
+    /// The board (hash, stones) of the last `compute`, whose value is kept, and its side
+    /// to move (the view `policy_for` reads).
     computed: (u64, usize),
+    computed_side: Color,
     value: [i32; 3],
     /// Value scores by position: `key & !SCORE_MASK | score as u16`, indexed by the key's
     /// low bits (`value_score`; 0 is empty; the length is a power of two).
@@ -147,11 +146,7 @@ impl NnEval {
             shapes: vec![[0; 4]; n],
             acc: vec![[0; D]; n],
             empty: vec![false; n],
-            pre: vec![[0; D]; n],
-            mixed: vec![[0; D]; n],
-            sum: [0; D],
-            touched: Vec::with_capacity(n),
-            is_touched: vec![false; n],
+            hsum: [0; D],
             changed: Vec::with_capacity(n),
             is_changed: vec![false; n],
             seen: Vec::with_capacity(CELLS),
@@ -161,8 +156,10 @@ impl NnEval {
             width: board.width(),
             height: board.height(),
             views: [view.clone(), view],
+            tables: PolicyTables::new(model),
             policy: vec![0; n],
             computed: (0, usize::MAX),
+            computed_side: Color::Black,
             value: [0; 3],
             value_cache: vec![0; 1 << VALUE_CACHE_BITS],
         };
@@ -178,37 +175,21 @@ impl NnEval {
     pub fn refresh(&mut self, board: &Board) {
         assert_eq!((board.width(), board.height()), (self.width, self.height));
         self.computed = (0, usize::MAX);
-        let bias: [i32; D] = std::array::from_fn(|c| self.model.conv_b[c]);
         let k = Kernels::detect();
         for side in [Color::Black, Color::White] {
             let v = &mut self.views[side.idx()];
+            v.hsum = [0; D];
             for y in 0..self.height {
                 for x in 0..self.width {
                     let m = Move::from_xy(x, y);
                     let i = y * self.width + x;
                     let s: [u16; 4] = std::array::from_fn(|d| shape_index(board, m, d, side));
                     v.shapes[i] = s;
-                    v.acc[i] = [0; D];
+                    v.acc[i] = self.model.accumulator(&s);
                     v.empty[i] = board.cell(m) == Cell::Empty;
+                    add_clipped_change(k, &mut v.hsum, &[0; D], &v.acc[i]);
                 }
             }
-            v.pre.fill(bias);
-            v.mixed.fill([0; D]);
-            v.sum = [0; D];
-            v.touched.clear();
-            v.is_touched.fill(false);
-            // Every accumulator from zero: the convolution gets each one's clipped value.
-            for i in 0..self.width * self.height {
-                let mut acc = self.model.accumulator(&v.shapes[i]);
-                std::mem::swap(&mut acc, &mut v.acc[i]);
-                let (old, new) = (acc, v.acc[i]);
-                spread(k, self.model, self.width, self.height, v, i, &old, &new);
-            }
-            // Squares no accumulator reaches still mix their bias.
-            for i in 0..self.width * self.height {
-                touch(v, i);
-            }
-            settle(k, v);
             v.seen.clear();
             v.seen
                 .extend(board.history().iter().map(|&m| (m, board.cell(m))));
@@ -238,10 +219,22 @@ impl NnEval {
         let side = board.side_to_move();
         self.sync(board, side);
         let v = &self.views[side.idx()];
-        self.value = value_from_sum(self.model, &v.sum, v.mixed.len());
-        policy_head(self.model, &v.mixed, &v.empty, &mut self.policy);
+        self.value = value_from_sum(self.model, &v.hsum, v.acc.len());
         self.computed = key;
+        self.computed_side = side;
         self.value
+    }
+
+    /// Policy logits of the last `compute`'s position at `moves` (empty squares), kept
+    /// for `policy_at`; returns the largest (`None` for no moves). Each is the mixing
+    /// convolution at the square from the clipped accumulators around it, then the head.
+    pub fn policy_for(&mut self, moves: &[Move]) -> Option<i32> {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: AVX2 was detected.
+            return unsafe { policy_for_avx2(self, moves) };
+        }
+        policy_for_body(self, moves)
     }
 
     /// The value alone for the board's side to move, in engine units: no policy.
@@ -261,7 +254,7 @@ impl NnEval {
         let side = board.side_to_move();
         self.sync(board, side);
         let v = &self.views[side.idx()];
-        let score = score_of(value_from_sum(self.model, &v.sum, v.mixed.len()));
+        let score = score_of(value_from_sum(self.model, &v.hsum, v.acc.len()));
         self.value_cache[slot] = key & !SCORE_MASK | score as i16 as u16 as u64;
         score
     }
@@ -271,16 +264,110 @@ impl NnEval {
         score_of(self.compute(board))
     }
 
-    /// Policy logits of the last `compute`, row-major; `i32::MIN` on occupied squares.
-    pub fn policy(&self) -> &[i32] {
-        &self.policy
-    }
-
-    /// The last `compute`'s policy logit at `m`.
+    /// The policy logit at `m` of the last `policy_for` that asked about it.
     #[inline]
     pub fn policy_at(&self, m: Move) -> i32 {
         self.policy[m.y() * self.width + m.x()]
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn policy_for_avx2(e: &mut NnEval, moves: &[Move]) -> Option<i32> {
+    let (model, w, h) = (e.model, e.width, e.height);
+    let u: &[i16; D] = model.pol_u[..].try_into().expect("D weights");
+    let acc = &e.views[e.computed_side.idx()].acc;
+    let mut top = None;
+    for &m in moves {
+        let logit = simd::policy_logit(&e.tables, u, model.pol_b, acc, w, h, m.x(), m.y());
+        e.policy[m.y() * w + m.x()] = logit;
+        top = top.max(Some(logit));
+    }
+    top
+}
+
+fn policy_for_body(e: &mut NnEval, moves: &[Move]) -> Option<i32> {
+    let (model, w) = (e.model, e.width);
+    let acc = &e.views[e.computed_side.idx()].acc;
+    let mut top = None;
+    for &m in moves {
+        let logit = policy_logit(model, acc, w, e.height, m.x(), m.y());
+        e.policy[m.y() * w + m.x()] = logit;
+        top = top.max(Some(logit));
+    }
+    top
+}
+
+/// The convolution's taps in pairs and its bias, in the channel order `_mm256_unpacklo_epi16`
+/// and `_mm256_unpackhi_epi16` leave two rows in: per 16 channels, `LO` then `HI`. Pair `p`
+/// holds taps `2p` and `2p + 1` side by side per channel (a tenth tap of zeros), so one
+/// `_mm256_madd_epi16` adds two taps' products.
+#[derive(Clone)]
+struct PolicyTables {
+    taps: [[i16; 2 * D]; 5],
+    bias: [i32; D],
+}
+
+impl PolicyTables {
+    fn new(model: &QuantModel) -> PolicyTables {
+        const LO: [usize; 8] = [0, 1, 2, 3, 8, 9, 10, 11];
+        const HI: [usize; 8] = [4, 5, 6, 7, 12, 13, 14, 15];
+        let mut t = PolicyTables {
+            taps: [[0; 2 * D]; 5],
+            bias: [0; D],
+        };
+        for half in 0..D / 16 {
+            for (part, order) in [LO, HI].iter().enumerate() {
+                for (j, &c) in order.iter().enumerate() {
+                    let ch = 16 * half + c;
+                    t.bias[16 * half + 8 * part + j] = model.conv_b[ch];
+                    for (p, pair) in t.taps.iter_mut().enumerate() {
+                        let at = 32 * half + 16 * part + 2 * j;
+                        pair[at] = model.tap(2 * p)[ch];
+                        pair[at + 1] = if 2 * p + 1 < KERNEL {
+                            model.tap(2 * p + 1)[ch]
+                        } else {
+                            0
+                        };
+                    }
+                }
+            }
+        }
+        t
+    }
+}
+
+/// The policy logit at square `(x, y)`: the mixing convolution there (taps on the
+/// clipped accumulators around it, squares off the board zero), shifted and clipped,
+/// dotted with the head's weights; `QuantModel::forward`'s integers.
+#[inline(always)]
+fn policy_logit(
+    model: &QuantModel,
+    acc: &[[i16; D]],
+    w: usize,
+    h: usize,
+    x: usize,
+    y: usize,
+) -> i32 {
+    let mut out: [i32; D] = model.conv_b[..].try_into().expect("D biases");
+    for tap in 0..KERNEL {
+        // Output (x, y) reads input (x + tap % 3 - 1, y + tap / 3 - 1) with that tap.
+        let (sx, sy) = (x + tap % 3, y + tap / 3);
+        if sx == 0 || sy == 0 || sx > w || sy > h {
+            continue;
+        }
+        let a = &acc[(sy - 1) * w + sx - 1];
+        let t = model.tap(tap);
+        for c in 0..D {
+            out[c] += t[c] as i32 * a[c].clamp(0, ONE as i16) as i32;
+        }
+    }
+    let u: &[i16; D] = model.pol_u[..].try_into().expect("D weights");
+    let mut sum = 0i32;
+    for c in 0..D {
+        sum += u[c] as i32 * (out[c] >> WEIGHT_SHIFT).clamp(0, ONE);
+    }
+    model.pol_b + sum
 }
 
 /// The sync, compiled as a whole for AVX2 where the processor has it, so that the
@@ -326,15 +413,13 @@ fn sync_view_with(k: Kernels, e: &mut NnEval, board: &Board, side: Color) {
         let (i, before) = v.changed[j];
         let i = i as usize;
         v.is_changed[i] = false;
-        let after = v.acc[i];
-        spread(k, model, w, h, v, i, &before, &after);
+        add_clipped_change(k, &mut v.hsum, &before, &v.acc[i]);
     }
     v.changed.clear();
-    settle(k, v);
 }
 
 /// `side`'s view after a stone was placed on or taken off `m`: the shapes along its
-/// four lines and their accumulators (the convolution sums follow in `sync_view_with`).
+/// four lines and their accumulators (the board sum follows in `sync_view_with`).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn update_view(
@@ -371,54 +456,16 @@ fn update_view(
     }
 }
 
-/// Square `i`'s accumulator went from `old` to `new`: the convolution sums of the
-/// squares around it change by the kernel tap times the change of its clipped value.
-#[allow(clippy::too_many_arguments)]
+/// An accumulator went from `old` to `new`: the board sum moves by the change of its
+/// clipped value.
 #[inline(always)]
-fn spread(
-    k: Kernels,
-    model: &QuantModel,
-    w: usize,
-    h: usize,
-    v: &mut View,
-    i: usize,
-    old: &[i16; D],
-    new: &[i16; D],
-) {
+fn add_clipped_change(k: Kernels, hsum: &mut [i32; D], old: &[i16; D], new: &[i16; D]) {
     let mut delta = [0i16; D];
-    if !k.clipped_delta(old, new, &mut delta) {
-        return;
-    }
-    let (sx, sy) = ((i % w) as i32, (i / w) as i32);
-    // Output t reads input t + (tap % 3 - 1, tap / 3 - 1) with that tap.
-    for tap in 0..KERNEL {
-        let (tx, ty) = (sx - (tap % 3) as i32 + 1, sy - (tap / 3) as i32 + 1);
-        if tx < 0 || ty < 0 || tx >= w as i32 || ty >= h as i32 {
-            continue;
+    if k.clipped_delta(old, new, &mut delta) {
+        for c in 0..D {
+            hsum[c] += delta[c] as i32;
         }
-        let t = ty as usize * w + tx as usize;
-        k.add_tap(&mut v.pre[t], model.tap(tap), &delta);
-        touch(v, t);
     }
-}
-
-#[inline(always)]
-fn touch(v: &mut View, t: usize) {
-    if !v.is_touched[t] {
-        v.is_touched[t] = true;
-        v.touched.push(t as u16);
-    }
-}
-
-/// The touched squares' mixed channels from their sums, and the board sum with them.
-#[inline(always)]
-fn settle(k: Kernels, v: &mut View) {
-    for &t in &v.touched {
-        let t = t as usize;
-        v.is_touched[t] = false;
-        k.settle(&v.pre[t], &mut v.mixed[t], &mut v.sum);
-    }
-    v.touched.clear();
 }
 
 /// The per-square arithmetic of the updates, with AVX2 where the processor has it and
@@ -465,40 +512,12 @@ impl Kernels {
         }
         any != 0
     }
-
-    /// `pre += tap * delta`, per channel.
-    #[inline(always)]
-    fn add_tap(self, pre: &mut [i32; D], tap: &[i16; D], delta: &[i16; D]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: AVX2 was detected.
-            return unsafe { simd::add_tap(pre, tap, delta) };
-        }
-        for c in 0..D {
-            pre[c] += tap[c] as i32 * delta[c] as i32;
-        }
-    }
-
-    /// `mixed = clip(pre >> WEIGHT_SHIFT)`, moving `sum` by the change.
-    #[inline(always)]
-    fn settle(self, pre: &[i32; D], mixed: &mut [i16; D], sum: &mut [i32; D]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: AVX2 was detected.
-            return unsafe { simd::settle(pre, mixed, sum) };
-        }
-        for c in 0..D {
-            let new = (pre[c] >> WEIGHT_SHIFT).clamp(0, ONE) as i16;
-            sum[c] += new as i32 - mixed[c] as i32;
-            mixed[c] = new;
-        }
-    }
 }
 
 /// AVX2 versions of `Kernels`, for any D that is a multiple of 16 channels.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{D, ONE, WEIGHT_SHIFT};
+    use super::{PolicyTables, D, KERNEL, ONE, WEIGHT_SHIFT};
     use std::arch::x86_64::*;
 
     const _: () = assert!(D.is_multiple_of(16));
@@ -506,13 +525,6 @@ mod simd {
     #[inline(always)]
     unsafe fn load16(p: &[i16; D], half: usize) -> __m256i {
         _mm256_loadu_si256(p.as_ptr().add(16 * half) as *const __m256i)
-    }
-
-    #[inline(always)]
-    unsafe fn load8x32(p: &[i16; D], quarter: usize) -> __m256i {
-        _mm256_cvtepi16_epi32(_mm_loadu_si128(
-            p.as_ptr().add(8 * quarter) as *const __m128i
-        ))
     }
 
     #[target_feature(enable = "avx2")]
@@ -538,31 +550,59 @@ mod simd {
         _mm256_testz_si256(any, any) == 0
     }
 
+    /// `super::policy_logit` with two taps a `_mm256_madd_epi16` (`PolicyTables`); the
+    /// same integers (the random walks compare it with `QuantModel::forward`).
+    #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx2")]
-    pub unsafe fn add_tap(pre: &mut [i32; D], tap: &[i16; D], delta: &[i16; D]) {
-        for q in 0..D / 8 {
-            let p = pre.as_mut_ptr().add(8 * q) as *mut __m256i;
-            let prod = _mm256_mullo_epi32(load8x32(tap, q), load8x32(delta, q));
-            _mm256_storeu_si256(p, _mm256_add_epi32(_mm256_loadu_si256(p), prod));
+    pub unsafe fn policy_logit(
+        t: &PolicyTables,
+        u: &[i16; D],
+        pol_b: i32,
+        acc: &[[i16; D]],
+        w: usize,
+        h: usize,
+        x: usize,
+        y: usize,
+    ) -> i32 {
+        const ZERO: [i16; D] = [0; D];
+        let mut rows: [&[i16; D]; 10] = [&ZERO; 10];
+        for (tap, row) in rows.iter_mut().enumerate().take(KERNEL) {
+            let (sx, sy) = (x + tap % 3, y + tap / 3);
+            if sx != 0 && sy != 0 && sx <= w && sy <= h {
+                *row = &acc[(sy - 1) * w + sx - 1];
+            }
         }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn settle(pre: &[i32; D], mixed: &mut [i16; D], sum: &mut [i32; D]) {
-        let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(ONE));
+        let (zero, one16) = (_mm256_setzero_si256(), _mm256_set1_epi16(ONE as i16));
+        let one32 = _mm256_set1_epi32(ONE);
         let shift = _mm_cvtsi32_si128(WEIGHT_SHIFT as i32);
-        let mut new = [0i32; D];
-        for q in 0..D / 8 {
-            let p = _mm256_loadu_si256(pre.as_ptr().add(8 * q) as *const __m256i);
-            let n = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(p, shift), zero), one);
-            let s = sum.as_mut_ptr().add(8 * q) as *mut __m256i;
-            let d = _mm256_sub_epi32(n, load8x32(mixed, q));
-            _mm256_storeu_si256(s, _mm256_add_epi32(_mm256_loadu_si256(s), d));
-            _mm256_storeu_si256(new.as_mut_ptr().add(8 * q) as *mut __m256i, n);
+        let clip = |v: __m256i| _mm256_min_epi16(_mm256_max_epi16(v, zero), one16);
+        let mut total = zero;
+        for half in 0..D / 16 {
+            let b = t.bias.as_ptr().add(16 * half);
+            let mut lo = _mm256_loadu_si256(b as *const __m256i);
+            let mut hi = _mm256_loadu_si256(b.add(8) as *const __m256i);
+            for (p, pair) in t.taps.iter().enumerate() {
+                let a = clip(load16(rows[2 * p], half));
+                let c = clip(load16(rows[2 * p + 1], half));
+                let wp = pair.as_ptr().add(32 * half);
+                let wl = _mm256_loadu_si256(wp as *const __m256i);
+                let wh = _mm256_loadu_si256(wp.add(16) as *const __m256i);
+                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, c), wl));
+                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, c), wh));
+            }
+            let lo = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(lo, shift), zero), one32);
+            let hi = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(hi, shift), zero), one32);
+            // Packing LO beside HI puts the 16 channels back in order.
+            let m = _mm256_packs_epi32(lo, hi);
+            total = _mm256_add_epi32(total, _mm256_madd_epi16(m, load16(u, half)));
         }
-        for c in 0..D {
-            mixed[c] = new[c] as i16;
-        }
+        let s = _mm_add_epi32(
+            _mm256_castsi256_si128(total),
+            _mm256_extracti128_si256(total, 1),
+        );
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+        pol_b + _mm_cvtsi128_si32(s)
     }
 }
 
@@ -635,7 +675,17 @@ mod tests {
                 );
                 let v = inc.compute(&board);
                 assert_eq!(v, want, "walk {walk} step {steps}");
-                assert_eq!(inc.policy(), &qs.policy[..], "walk {walk} step {steps}");
+                let empties: Vec<Move> = (0..w * h)
+                    .map(|i| Move::from_xy(i % w, i / w))
+                    .filter(|&m| board.is_empty(m))
+                    .collect();
+                let top = inc.policy_for(&empties);
+                let want_top = qs.policy.iter().copied().filter(|&p| p != i32::MIN).max();
+                assert_eq!(top, want_top, "walk {walk} step {steps}");
+                for &m in &empties {
+                    let i = m.y() * w + m.x();
+                    assert_eq!(inc.policy_at(m), qs.policy[i], "walk {walk} step {steps}");
+                }
             }
             while board.undo().is_some() {}
             let mut fresh = NnEval::new(model, &board);
@@ -688,17 +738,39 @@ mod tests {
             );
             assert_eq!(dx, dy);
             assert!(!a.clipped_delta(&old, &old, &mut dy));
-            let pre: [i32; D] = std::array::from_fn(|c| row[c] as i32 * 700);
-            let (mut px, mut py) = (pre, pre);
-            p.add_tap(&mut px, &row, &dx);
-            a.add_tap(&mut py, &row, &dx);
-            assert_eq!(px, py);
-            let (mut mx, mut my) = (i16s(0, 512), [0; D]);
-            my.copy_from_slice(&mx);
-            let (mut sx, mut sy) = ([5i32; D], [5i32; D]);
-            p.settle(&px, &mut mx, &mut sx);
-            a.settle(&py, &mut my, &mut sy);
-            assert_eq!((mx, sx), (my, sy));
+        }
+    }
+
+    /// The AVX2 policy (taps in pairs, channels reordered) equals the portable one on
+    /// every empty square, edges and corners included.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_policy_equals_portable_policy() {
+        if !quant::has_avx2() {
+            return;
+        }
+        let mut rng = SplitMix64::new(17);
+        for (seed, w, h) in [(8u64, 15usize, 15usize), (9, 20, 20), (10, 7, 11)] {
+            let model = random_model(seed);
+            let mut board = Board::new(w, h, Rule::Freestyle);
+            for _ in 0..w * h / 3 {
+                let m = Move::from_xy(rng.below(w as u64) as usize, rng.below(h as u64) as usize);
+                if board.is_empty(m) {
+                    board.make(m);
+                }
+            }
+            let mut e = NnEval::new(model, &board);
+            e.compute(&board);
+            let empties: Vec<Move> = (0..w * h)
+                .map(|i| Move::from_xy(i % w, i / w))
+                .filter(|&m| board.is_empty(m))
+                .collect();
+            // SAFETY: AVX2 was detected above.
+            let fast = unsafe { policy_for_avx2(&mut e, &empties) };
+            let got: Vec<i32> = empties.iter().map(|&m| e.policy_at(m)).collect();
+            let plain = policy_for_body(&mut e, &empties);
+            let want: Vec<i32> = empties.iter().map(|&m| e.policy_at(m)).collect();
+            assert_eq!((fast, got), (plain, want), "{w}x{h}");
         }
     }
 
@@ -712,8 +784,20 @@ mod tests {
         let mut e = NnEval::new(model, &b);
         let s = e.score(&b);
         assert!(s.abs() < SCORE_LIMIT, "{s}");
-        let best = (0..225).max_by_key(|&i| e.policy()[i]).expect("a square");
-        assert_eq!(b.cell_xy(best % 15, best / 15), Cell::Empty);
+        let empties: Vec<Move> = (0..225)
+            .map(|i| Move::from_xy(i % 15, i / 15))
+            .filter(|&m| b.is_empty(m))
+            .collect();
+        let top = e.policy_for(&empties).expect("moves");
+        let best = empties
+            .iter()
+            .find(|&&m| e.policy_at(m) == top)
+            .expect("the best");
+        // Next to the three stones, as any sensible policy has it.
+        assert!(
+            (6..=9).contains(&best.x()) && (6..=9).contains(&best.y()),
+            "{best:?}"
+        );
     }
 
     #[test]

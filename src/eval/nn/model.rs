@@ -5,7 +5,7 @@
 //! h_s   = clamp(a_s, 0, 1)
 //! m_s   = clamp(conv_b + sum over the 3x3 neighbourhood k of w_k * h_{s+k}, 0, 1)
 //!         (depthwise: per channel; squares off the board count as zero)
-//! g     = mean over the board's squares of m_s
+//! g     = mean over the board's squares of h_s
 //! value = V2 * clamp(V1 * g + b1, 0, 1) + b2                      (win, draw, loss logits)
 //! policy_s = u . m_s + c for each empty square                   (softmax over them)
 //! ```
@@ -241,14 +241,19 @@ impl Model {
         }
     }
 
+    /// The value reads the clipped accumulators, not the mixed channels: the engine then
+    /// keeps its value up to date without the convolution (journal, session 37).
     fn value_head(&self, s: &mut Scratch) {
         let mut g = [0.0f32; D];
-        for m in &s.m {
-            for c in 0..D {
-                g[c] += m[c];
+        for y in 0..s.height {
+            for x in 0..s.width {
+                let h = &s.hpad[s.pad_index(x, y)];
+                for c in 0..D {
+                    g[c] += h[c];
+                }
             }
         }
-        let n = s.m.len().max(1) as f32;
+        let n = (s.width * s.height).max(1) as f32;
         s.g = g.map(|x| x / n);
         for j in 0..HIDDEN {
             let w = self.block(V1_W + j * D, D);

@@ -248,15 +248,18 @@ fn forward_body(
     q: &mut QuantScratch,
 ) {
     let pw = width + 2;
+    let mut sum = [0i32; D];
     for y in 0..height {
         let row = &acc[y * width..(y + 1) * width];
         let dst = &mut q.hpad[(y + 1) * pw + 1..(y + 1) * pw + 1 + width];
         for (d, a) in dst.iter_mut().zip(row) {
             for c in 0..D {
                 d[c] = a[c].clamp(0, ONE as i16);
+                sum[c] += d[c] as i32;
             }
         }
     }
+    q.value = value_from_sum(model, &sum, width * height);
     mix_body(
         &model.conv_w,
         &model.conv_b,
@@ -265,7 +268,6 @@ fn forward_body(
         &q.hpad,
         &mut q.m,
     );
-    q.value = value_head(model, &q.m);
     policy_head(model, &q.m, empty, &mut q.policy);
 }
 
@@ -303,18 +305,6 @@ unsafe fn forward_avx2(
     forward_body(model, width, height, acc, empty, q)
 }
 
-/// Board mean of the mixed channels, the hidden layer, the three value logits.
-#[inline(always)]
-fn value_head(model: &QuantModel, m: &[[i16; D]]) -> [i32; 3] {
-    let mut sum = [0i32; D];
-    for sq in m {
-        for c in 0..D {
-            sum[c] += sq[c] as i32;
-        }
-    }
-    value_from_sum(model, &sum, m.len())
-}
-
 /// `ceil(2^40 / n)`, for `rounded_mean`.
 #[inline]
 fn reciprocal(n: u64) -> u64 {
@@ -328,7 +318,8 @@ fn rounded_mean(v: i32, n: u64, inv: u64) -> i32 {
     (((v as u64 + n / 2) * inv) >> 40) as i32
 }
 
-/// The value logits from the per-channel sum of the mixed channels over `n` squares.
+/// The value logits from the per-channel sum of the clipped accumulators over `n`
+/// squares (version 1 files read the mixed channels instead; they are refused).
 #[inline]
 pub(super) fn value_from_sum(model: &QuantModel, sum: &[i32; D], n: usize) -> [i32; 3] {
     // The rounded mean (v + n/2) / n by one multiply and shift, exact: v + n/2 < 2^19
@@ -379,7 +370,7 @@ fn mix_body(
 /// The quantised weight file: `"FFQNET"` version:u16 shapes:u32 channels:u32 hidden:u32,
 /// then the blocks in model order (i16 or i32, little-endian), then FNV-1a 64 of it all.
 pub const QMAGIC: &[u8; 6] = b"FFQNET";
-pub const QVERSION: u16 = 1;
+pub const QVERSION: u16 = 2;
 
 impl QuantModel {
     pub fn to_bytes(&self) -> Vec<u8> {
