@@ -18,9 +18,24 @@ pub const WEIGHT: i32 = 1 << WEIGHT_SHIFT;
 /// Output logits are integers at this scale: `float = int / OUT_SCALE`.
 pub const OUT_SCALE: f32 = (ONE * WEIGHT) as f32;
 
+/// One embedding row, aligned to a cache line: a row of 32 int16 is then one line, not
+/// two (the rows are most of the sync's memory traffic; journal, session 37).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Row(pub [i16; D]);
+
+const _: () = assert!(std::mem::size_of::<Row>() == 2 * D);
+
+/// Rows of `D` from a flat vector (its length a multiple of `D`).
+fn rows(flat: Vec<i16>) -> Vec<Row> {
+    flat.chunks_exact(D)
+        .map(|c| Row(c.try_into().expect("D columns")))
+        .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantModel {
-    pub embed: Vec<i16>,
+    pub embed: Vec<Row>,
     pub embed_b: Vec<i16>,
     pub conv_w: Vec<i16>,
     pub conv_b: Vec<i32>,
@@ -105,7 +120,7 @@ impl QuantModel {
     pub fn from_float(m: &Model) -> Result<QuantModel, String> {
         let p = &m.params;
         let q = QuantModel {
-            embed: quantise16(&p[EMBED..EMBED_B], ONE, "embedding")?,
+            embed: rows(quantise16(&p[EMBED..EMBED_B], ONE, "embedding")?),
             embed_b: quantise16(&p[EMBED_B..CONV_W], ONE, "embedding bias")?,
             conv_w: quantise16(&p[CONV_W..CONV_B], WEIGHT, "convolution")?,
             conv_b: quantise32(&p[CONV_B..V1_W], ONE * WEIGHT),
@@ -116,7 +131,13 @@ impl QuantModel {
             pol_u: quantise16(&p[POL_U..POL_B], WEIGHT, "policy")?,
             pol_b: (p[POL_B] as f64 * (ONE * WEIGHT) as f64).round() as i32,
         };
-        let row_max = q.embed.iter().map(|&x| (x as i32).abs()).max().unwrap_or(0);
+        let row_max = q
+            .embed
+            .iter()
+            .flat_map(|r| r.0)
+            .map(|x| (x as i32).abs())
+            .max()
+            .unwrap_or(0);
         let bias_max = q
             .embed_b
             .iter()
@@ -160,8 +181,7 @@ impl QuantModel {
     /// The embedding row of `shape`.
     #[inline]
     pub fn row(&self, shape: u16) -> &[i16; D] {
-        let start = shape as usize * D;
-        self.embed[start..start + D].try_into().expect("D columns")
+        &self.embed[shape as usize].0
     }
 
     /// The mixing convolution's tap `k` (0 to 8, row-major over the 3x3 kernel).
@@ -384,7 +404,7 @@ impl QuantModel {
             |out: &mut Vec<u8>, v: &[i16]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
         let i32s =
             |out: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
-        i16s(&mut out, &self.embed);
+        self.embed.iter().for_each(|r| i16s(&mut out, &r.0));
         i16s(&mut out, &self.embed_b);
         i16s(&mut out, &self.conv_w);
         i32s(&mut out, &self.conv_b);
@@ -452,7 +472,7 @@ impl QuantModel {
             });
         }
         let q = QuantModel {
-            embed: r.i16s(SHAPES * D)?,
+            embed: rows(r.i16s(SHAPES * D)?),
             embed_b: r.i16s(D)?,
             conv_w: r.i16s(KERNEL * D)?,
             conv_b: r.i32s(D)?,
