@@ -143,3 +143,57 @@ fn a_network_file_on_the_command_line_is_used_or_refused_with_a_reason() {
     }
     let _ = std::fs::remove_file(&bad);
 }
+
+/// `--param NAME=VALUE` (tuning runs, `fivefold-spsa`) plays with the parameter set; an
+/// unknown name or a value out of bounds ends the process at once with a reason on
+/// stderr and nothing on stdout.
+#[test]
+fn a_search_parameter_on_the_command_line_is_used_or_refused_with_a_reason() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let brain = env!("CARGO_BIN_EXE_pbrain-fivefold");
+    let play = |args: &[&str]| {
+        let mut child = Command::new(brain)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("brain starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let _ = stdin.write_all(b"START 15\nINFO max_node 3000\nBEGIN\n");
+        std::thread::sleep(std::time::Duration::from_millis(1000));
+        let _ = stdin.write_all(b"END\n");
+        drop(stdin);
+        child.wait_with_output().expect("brain ends")
+    };
+    for good in [
+        &["--param", "lmr_scale=120"][..],
+        &[
+            "--nn",
+            "--param",
+            "futility_margin=150",
+            "--param",
+            "nn_value_weight=700",
+        ],
+    ] {
+        let out = play(good);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{good:?}: {stdout}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.first(), Some(&"OK"), "{good:?}: {stdout}");
+        assert!(lines.get(1).is_some_and(|l| l.contains(',')), "{stdout}");
+    }
+    for (bad, reason) in [
+        (&["--param", "no_such=1"][..], "unknown parameter"),
+        (&["--param", "lmr_scale=9999"], "outside"),
+        (&["--param"], "NAME=VALUE"),
+        (&["--nn", "--param", "lmr_scale=x"], "not an integer"),
+    ] {
+        let out = play(bad);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+        assert!(stderr.contains(reason), "{bad:?}: {stderr}");
+    }
+}

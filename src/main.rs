@@ -9,10 +9,11 @@ const USAGE: &str = "\
 Fivefold, a Gomoku engine for the Gomocup/Piskvork brain protocol.
 
 Usage:
-  pbrain-fivefold [--nn | --nn-file PATH]
+  pbrain-fivefold [--nn | --nn-file PATH] [--param NAME=VALUE ...]
                                        speak the protocol on stdin/stdout (--nn: with
                                        the built-in network on, as INFO nn 1; --nn-file:
-                                       with the network of PATH, a quantised weight file)
+                                       with the network of PATH, a quantised weight file;
+                                       --param: a search parameter for tuning runs)
   pbrain-fivefold bench [depth] [--nn | --nn-file PATH]
                                        search fixed positions; prints nodes and nps
                                        (--nn: search with the built-in network)
@@ -35,7 +36,7 @@ fn main() -> ExitCode {
             session::run_stdio();
             ExitCode::SUCCESS
         }
-        Some("--nn" | "--nn-file") => run_brain_with_network(&args),
+        Some("--nn" | "--nn-file" | "--param") => run_brain_with_options(&args),
         Some("bench") => run_bench(&args[1..]),
         Some("wins") => run_wins(&args[1..]),
         Some("demo") => run_demo(&args[1..]),
@@ -51,18 +52,37 @@ fn main() -> ExitCode {
     }
 }
 
-/// The brain with a network on from the start: `--nn` (built in) or `--nn-file PATH`.
-fn run_brain_with_network(args: &[String]) -> ExitCode {
-    let file = match args {
-        [flag] if flag == "--nn" => None,
-        [flag, path] if flag == "--nn-file" => Some(std::path::Path::new(path)),
-        _ => return fail("expected --nn or --nn-file PATH, and nothing else"),
-    };
-    let model = match fivefold::eval::nn::incremental::file_or_builtin(file) {
-        Ok(model) => model,
-        Err(e) => return fail(&e),
-    };
-    fivefold::eval::nn::incremental::choose(model);
+/// The brain with options from the start: `--nn` (the built-in network) or `--nn-file
+/// PATH`, and any number of `--param NAME=VALUE` (`fivefold::search::params`).
+fn run_brain_with_options(args: &[String]) -> ExitCode {
+    let mut file = None;
+    let mut nn = false;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--nn" if !nn => nn = true,
+            "--nn-file" if !nn => match it.next() {
+                Some(path) => {
+                    nn = true;
+                    file = Some(std::path::Path::new(path));
+                }
+                None => return fail("--nn-file needs a path"),
+            },
+            "--param" => match it.next().map(|a| fivefold::search::params::set(a)) {
+                Some(Ok(())) => {}
+                Some(Err(e)) => return fail(&e),
+                None => return fail("--param needs NAME=VALUE"),
+            },
+            _ => return fail("expected --nn or --nn-file PATH, and --param NAME=VALUE"),
+        }
+    }
+    if nn {
+        let model = match fivefold::eval::nn::incremental::file_or_builtin(file) {
+            Ok(model) => model,
+            Err(e) => return fail(&e),
+        };
+        fivefold::eval::nn::incremental::choose(model);
+    }
     session::run_stdio();
     ExitCode::SUCCESS
 }

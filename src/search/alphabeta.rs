@@ -7,6 +7,7 @@
 //! subject", one section per step).
 
 use super::movegen::{self, Mode, MoveList};
+use super::params;
 use super::position::Position;
 use super::tt::{Bound, TtEntry};
 use super::{vcf, Search, MAX_PLY, WIN, WIN_BOUND};
@@ -15,9 +16,9 @@ use crate::eval::Threat;
 use crate::game::{Move, CELLS};
 
 const INF: i32 = WIN + 1;
-/// Aspiration windows from this depth, this wide at first (see `aspiration`).
+/// Aspiration windows from this depth, `params::ASPIRATION_DELTA` wide at first (see
+/// `aspiration`).
 const ASPIRATION_DEPTH: i32 = 5;
-const ASPIRATION_DELTA: i32 = 64;
 /// Moves of one node whose history a result updates (the rest keep theirs).
 const MAX_SEARCHED: usize = 64;
 /// History entries stay within +/- this (Rapfi's 10692 on its scale, divided by 5 to
@@ -29,9 +30,8 @@ const HISTORY_RANGE: i32 = 10_692 / 5;
 /// move, so the shallowest nodes go without; from depth 1: -4 +/- 35 at 100 ms;
 /// at the root alone: +4 +/- 29 and -17 +/- 37 at 100 ms, journal "Network in the search").
 pub(super) const NN_ORDER_DEPTH: i32 = 2;
-/// Ordering points per policy logit below the best of the node's moves; a move more than
-/// `NN_ORDER_FLOOR` below it gets the floor.
-const NN_ORDER_PER_LOGIT: i64 = 100;
+/// Ordering points per policy logit below the best of the node's moves
+/// (`params::NN_ORDER_PER_LOGIT`); a move more than `NN_ORDER_FLOOR` below it gets the floor.
 const NN_ORDER_FLOOR: i64 = -3_000;
 
 /// Adds the network's policy (relative to its best move) to `list`'s scores.
@@ -42,9 +42,10 @@ pub(super) fn add_policy(pos: &mut Position, list: &mut MoveList) {
     let Some(nn) = pos.nn.as_ref() else {
         return;
     };
+    let per_logit = params::NN_ORDER_PER_LOGIT.get() as i64;
     list.add_to_scores(|m| {
         let below = nn.policy_at(m) as i64 - top as i64;
-        (below * NN_ORDER_PER_LOGIT / OUT_SCALE as i64).max(NN_ORDER_FLOOR) as i32
+        (below * per_logit / OUT_SCALE as i64).max(NN_ORDER_FLOOR) as i32
     });
 }
 
@@ -58,23 +59,24 @@ fn history_bonus(depth: i32) -> i32 {
 const PROMOTED_SCORE: i32 = 1 << 27;
 
 /// Reverse futility: a non-PV node at most this deep whose static evaluation beats beta
-/// by `FUTILITY_MARGIN` a ply is cut without search (without it: -0.071 +/- 0.073 a game
+/// by `params::FUTILITY_MARGIN` a ply is cut without search (without it: -0.071 +/- 0.073 a game
 /// against Rapfi at 300k / 30k nodes; journal "Reverse futility").
 const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 200;
 
 /// Natural logarithms of 0..256 (0 for 0), for the reduction formula.
 static LN: std::sync::LazyLock<[f32; 256]> =
     std::sync::LazyLock::new(|| std::array::from_fn(|i| (i.max(1) as f32).ln()));
 
 /// How many moves a non-PV node searches before it skips the quiet ones: 3 + depth^1.32
-/// moves, half as many when the static evaluation has not improved on ours two plies
+/// moves (`params::LMP_BASE`, `params::LMP_EXP`), half as many when the static evaluation has not improved on ours two plies
 /// up. Measured as one change with the reductions (see `reduction`; journal "Move-count
 /// limit").
 #[inline]
 fn late_move_limit(depth: i32, improving: bool) -> usize {
-    static LIMIT: std::sync::LazyLock<[i32; MAX_PLY]> =
-        std::sync::LazyLock::new(|| std::array::from_fn(|d| 3 + (d as f64).powf(1.32) as i32));
+    static LIMIT: std::sync::LazyLock<[i32; MAX_PLY]> = std::sync::LazyLock::new(|| {
+        let (base, exp) = (params::LMP_BASE.get(), params::LMP_EXP.get() as f64 / 100.0);
+        std::array::from_fn(|d| (base + ((d as f64).powf(exp) * 100.0) as i32) / 100)
+    });
     let count = LIMIT[depth.clamp(0, MAX_PLY as i32 - 1) as usize];
     (count / (2 - improving as i32) - 1).max(0) as usize
 }
@@ -89,7 +91,8 @@ fn reduction(depth: i32, i: usize, improving: bool, pv_node: bool) -> i32 {
     if depth < 2 || i < 1 {
         return 0;
     }
-    let r = LN[depth.min(255) as usize] * LN[(i + 1).min(255)];
+    let scale = params::LMR_SCALE.get() as f32 / 100.0;
+    let r = LN[depth.min(255) as usize] * LN[(i + 1).min(255)] * scale;
     let r = r.round() as i32;
     if pv_node {
         (r - 1).max(0)
@@ -217,7 +220,7 @@ impl Search<'_> {
     }
 
     /// One depth of the root search in an aspiration window: from `ASPIRATION_DEPTH` on,
-    /// a window of `ASPIRATION_DELTA` either side of the last depth's score, widened on the
+    /// a window of `params::ASPIRATION_DELTA` either side of the last depth's score, widened on the
     /// side a score falls out of and searched again (Rapfi's scheme, its margins times
     /// 4, the ratio of the two evaluation scales). Mate scores get the full window.
     /// Aspiration windows (~+70 Elo: +0.099 +/- 0.051 a game against Rapfi at 1M / 100k
@@ -232,7 +235,7 @@ impl Search<'_> {
         if depth < ASPIRATION_DEPTH || prev.abs() >= WIN_BOUND {
             return self.search_root(pos, root, depth, (-INF, INF));
         }
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = params::ASPIRATION_DELTA.get();
         let (mut alpha, mut beta) = (prev - delta, prev + delta);
         let mut high = (prev, Move::NONE);
         loop {
@@ -316,7 +319,7 @@ impl Search<'_> {
         // Static evaluation, and whether it improved on ours two plies up. Under a
         // threat the node takes its parent's, negated. Where reverse futility may cut,
         // the network is asked only near its bound (`LAZY_MARGIN`).
-        let futile = beta.saturating_add(FUTILITY_MARGIN * depth);
+        let futile = beta.saturating_add(params::FUTILITY_MARGIN.get() * depth);
         let eval = if mode == Mode::All && !pv_node && depth <= FUTILITY_DEPTH && ply > 0 {
             pos.static_eval_lazy(us, futile, futile)
         } else if mode == Mode::All || ply == 0 {

@@ -9,6 +9,7 @@
 mod alphabeta;
 pub mod bench;
 mod movegen;
+pub mod params;
 mod position;
 pub mod probe;
 pub mod time;

@@ -68,7 +68,9 @@ impl Position {
                     && classical > lo.saturating_sub(LAZY_MARGIN)
                     && classical < hi.saturating_add(LAZY_MARGIN) =>
             {
-                (classical + nn.value_score(&self.board) * NN_VALUE_SCALE / 100) / 2
+                let w = super::params::NN_VALUE_WEIGHT.get();
+                let value = nn.value_score(&self.board) * NN_VALUE_SCALE / 100;
+                (classical * (1_000 - w) + value * w) / 1_000
             }
             _ => classical,
         }
