@@ -92,9 +92,6 @@ fn stays_under_max_memory(brain: &str) {
 /// process at once with a reason on stderr and nothing on stdout.
 #[test]
 fn a_network_file_on_the_command_line_is_used_or_refused_with_a_reason() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let brain = env!("CARGO_BIN_EXE_pbrain-fivefold");
     let good =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/nn/weights/freestyle.q");
     let bytes = std::fs::read(&good).expect("built-in network file");
@@ -102,21 +99,8 @@ fn a_network_file_on_the_command_line_is_used_or_refused_with_a_reason() {
     std::fs::write(&bad, &bytes[..bytes.len() / 3]).expect("write");
 
     let play = |path: &std::path::Path| {
-        let mut child = Command::new(brain)
-            .arg("--nn-file")
-            .arg(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("brain starts");
-        let mut stdin = child.stdin.take().expect("stdin");
-        // A refused file may end the process before it reads: the write may fail.
-        let _ = stdin.write_all(b"START 15\nINFO max_node 3000\nBEGIN\n");
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        let _ = stdin.write_all(b"END\n");
-        drop(stdin);
-        child.wait_with_output().expect("brain ends")
+        let path = path.to_str().expect("a UTF-8 temporary path");
+        first_move_with_args(&["--nn-file", path], 1500)
     };
     let out = play(&good);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -149,24 +133,7 @@ fn a_network_file_on_the_command_line_is_used_or_refused_with_a_reason() {
 /// stderr and nothing on stdout.
 #[test]
 fn a_search_parameter_on_the_command_line_is_used_or_refused_with_a_reason() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let brain = env!("CARGO_BIN_EXE_pbrain-fivefold");
-    let play = |args: &[&str]| {
-        let mut child = Command::new(brain)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("brain starts");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let _ = stdin.write_all(b"START 15\nINFO max_node 3000\nBEGIN\n");
-        std::thread::sleep(std::time::Duration::from_millis(1000));
-        let _ = stdin.write_all(b"END\n");
-        drop(stdin);
-        child.wait_with_output().expect("brain ends")
-    };
+    let play = |args: &[&str]| first_move_with_args(args, 1000);
     for good in [
         &["--param", "lmr_scale=120"][..],
         &[
@@ -196,4 +163,25 @@ fn a_search_parameter_on_the_command_line_is_used_or_refused_with_a_reason() {
         assert!(out.stdout.is_empty(), "{bad:?}");
         assert!(stderr.contains(reason), "{bad:?}: {stderr}");
     }
+}
+
+/// Starts `pbrain-fivefold` with `args`, asks for a first move at 3,000 nodes, ends it
+/// after `wait_ms` and returns what it wrote. A brain that refuses its arguments may end
+/// before it reads: the writes may fail.
+fn first_move_with_args(args: &[&str], wait_ms: u64) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("brain starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = stdin.write_all(b"START 15\nINFO max_node 3000\nBEGIN\n");
+    std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+    let _ = stdin.write_all(b"END\n");
+    drop(stdin);
+    child.wait_with_output().expect("brain ends")
 }
