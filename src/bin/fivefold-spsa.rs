@@ -296,7 +296,7 @@ fn run(cli: &Cli) -> Result<()> {
         )?;
     }
     let mut csv = std::fs::OpenOptions::new().append(true).open(&csv_path)?;
-    let mut total = 0.0;
+    let mut decisive = 0;
     for k in first..=cli.iterations {
         // Each iteration's draws depend on the seed and k alone, so a resumed run goes on
         // as an uninterrupted one would.
@@ -316,7 +316,7 @@ fn run(cli: &Cli) -> Result<()> {
             opening,
         )?;
         spsa.update(k, &delta, result);
-        total += result.abs();
+        decisive += (result != 0.0) as usize;
         let values: Vec<String> = spsa.theta.iter().map(|t| format!("{t:.2}")).collect();
         writeln!(csv, "{k},{result},{}", values.join(","))?;
         if k % 20 == 0 || k == cli.iterations {
@@ -324,7 +324,7 @@ fn run(cli: &Cli) -> Result<()> {
         }
     }
     let _ = std::fs::remove_dir_all(cli.out.join("pair"));
-    eprintln!("decisive pair results: {total}");
+    eprintln!("pairs with a winner this run: {decisive}");
     Ok(())
 }
 
