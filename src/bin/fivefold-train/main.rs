@@ -19,6 +19,7 @@ use adam::Adam;
 use clap::Parser;
 use data::{load, symmetries, Dataset, TargetOptions};
 use fivefold::data::rng::SplitMix64;
+use fivefold::eval::nn::quant::QMAGIC;
 use fivefold::eval::nn::{Model, QuantModel};
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,7 +38,8 @@ pub struct Cli {
     /// Write the last epoch's weights even when an earlier one validated better
     #[arg(long)]
     keep_last: bool,
-    /// Start from these weights instead of a fresh network
+    /// Start from these weights instead of a fresh network: a float file, or a quantised
+    /// one (`--quant-out`, the built-in `freestyle.q`) taken back to floats
     #[arg(long)]
     init: Option<PathBuf>,
     #[arg(long, default_value_t = 10)]
@@ -165,7 +167,7 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
         val.value_entropy()
     ));
     let mut model = match &cli.init {
-        Some(path) => Model::load(path)?,
+        Some(path) => load_init(path)?,
         None => Model::random(cli.seed),
     };
     let mut adam = Adam::new(cli.lr);
@@ -272,6 +274,18 @@ fn export_quantised(
     std::fs::write(path, q.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// `--init`: a float weight file, or a quantised one (`--quant-out`, the built-in
+/// network's `freestyle.q`) taken back to floats.
+fn load_init(path: &std::path::Path) -> Result<Model, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let model = if bytes.starts_with(QMAGIC) {
+        QuantModel::from_bytes(&bytes).map(|q| q.dequantise())
+    } else {
+        Model::from_bytes(&bytes)
+    };
+    model.map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn main() {
     let cli = Cli::parse();
     if let Err(e) = run(&cli, &mut |line| println!("{line}")) {
@@ -362,5 +376,27 @@ mod tests {
         let err = run(&cli(junk, out, 1), &mut |_| {}).unwrap_err();
         assert!(err.contains("junk.ffd"), "{err}");
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn goes_on_from_a_quantised_network() {
+        let dir = temp_dir("init-q");
+        let data = tiny_data(&dir);
+        let q = QuantModel::from_float(&Model::random(5)).expect("fits");
+        let qpath = dir.join("start.q");
+        std::fs::write(&qpath, q.to_bytes()).expect("write");
+        let start = load_init(&qpath).expect("a quantised file loads as a start");
+        assert_eq!(QuantModel::from_float(&start).as_ref(), Ok(&q));
+        let mut c = cli(data, dir.join("net.bin"), 1);
+        c.init = Some(qpath);
+        let rows = run(&c, &mut |_| {}).expect("trains from it");
+        assert_eq!(rows.len(), 3);
+        let damaged = dir.join("bad.q");
+        let mut bytes = q.to_bytes();
+        bytes.truncate(bytes.len() / 2);
+        std::fs::write(&damaged, bytes).expect("write");
+        let err = load_init(&damaged).expect_err("a truncated file is refused");
+        assert!(err.contains("truncated"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -152,6 +152,31 @@ impl QuantModel {
         Ok(q)
     }
 
+    /// The float model these integers stand for (each weight divided by its scale):
+    /// lets training go on from a network of which only the quantised file is kept, as
+    /// the built-in one. Quantising the result gives these integers back.
+    pub fn dequantise(&self) -> Model {
+        let mut p = vec![0.0f32; PARAMS];
+        let mut put = |at: usize, v: &mut dyn Iterator<Item = f32>| {
+            v.enumerate().for_each(|(i, x)| p[at + i] = x);
+        };
+        let (one, w, ow) = (ONE as f32, WEIGHT as f32, (ONE * WEIGHT) as f32);
+        put(
+            EMBED,
+            &mut self.embed.iter().flat_map(|r| r.0).map(|x| x as f32 / one),
+        );
+        put(EMBED_B, &mut self.embed_b.iter().map(|&x| x as f32 / one));
+        put(CONV_W, &mut self.conv_w.iter().map(|&x| x as f32 / w));
+        put(CONV_B, &mut self.conv_b.iter().map(|&x| x as f32 / ow));
+        put(V1_W, &mut self.v1_w.iter().map(|&x| x as f32 / w));
+        put(V1_B, &mut self.v1_b.iter().map(|&x| x as f32 / ow));
+        put(V2_W, &mut self.v2_w.iter().map(|&x| x as f32 / w));
+        put(V2_B, &mut self.v2_b.iter().map(|&x| x as f32 / ow));
+        put(POL_U, &mut self.pol_u.iter().map(|&x| x as f32 / w));
+        put(POL_B, &mut std::iter::once(self.pol_b as f32 / ow));
+        Model { params: p }
+    }
+
     /// Runs the integer network on the inputs loaded in `s` (see `Scratch::load_board`).
     /// Returns the value logits at `OUT_SCALE`; policy logits are left in `q.policy`.
     pub fn forward(&self, s: &Scratch, q: &mut QuantScratch) -> [i32; 3] {
@@ -551,6 +576,22 @@ mod tests {
         for (i, (&p, &qp)) in s.policy.iter().zip(&qs.policy).enumerate() {
             let qp = QuantModel::to_float(qp);
             assert!(p == qp || (p - qp).abs() < 0.05, "square {i}: {p} vs {qp}");
+        }
+    }
+
+    #[test]
+    fn dequantising_the_built_in_network_quantises_back_to_it() {
+        let q = crate::eval::nn::incremental::freestyle();
+        let model = q.dequantise();
+        assert_eq!(QuantModel::from_float(&model).as_ref(), Ok(q));
+        // and the floats are the network's: both forward passes agree
+        let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
+        let b = board(&[(7, 7), (8, 8), (7, 8), (6, 6), (9, 9), (6, 8)]);
+        let value = model.evaluate(&b, &mut s);
+        let qvalue = q.forward(&s, &mut qs);
+        for k in 0..3 {
+            let d = (QuantModel::to_float(qvalue[k]) - value[k]).abs();
+            assert!(d < 0.1, "value {k}: {} vs {}", qvalue[k], value[k]);
         }
     }
 
