@@ -428,6 +428,8 @@ impl<'a> Search<'a> {
             }
             result.depth = depth;
             report(self.depth_line(depth, score));
+            // A solved loss stops too: searching on after it, as Rapfi does, played level
+            // against Rapfi (journal "Time use", session 41).
             if score.abs() >= WIN_BOUND || !budget.start_next_depth(self.start.elapsed()) {
                 break;
             }
