@@ -76,7 +76,10 @@ fn stays_under_max_memory(brain: &str) {
             .unwrap_or_else(|e| panic!("{}: {e:#}", sc.name));
         let line = format!("{brain}: {}", report.line(&sc));
         eprintln!("{line}");
-        assert!(report.samples >= 100, "{line}: too few samples to judge");
+        // A sample reads /proc/PID/smaps_rollup, which takes about 10 ms for a brain holding
+        // 136 MiB on a slow virtual machine (80 samples in the 350 MiB game there): 30
+        // samples over a game of five searching moves still see every phase.
+        assert!(report.samples >= 30, "{line}: too few samples to judge");
         if let Some((usage, after)) = report.first_over {
             failures.push(format!("{line}; first over: {usage:?} after `{after}`"));
         }
