@@ -3,6 +3,7 @@
 //! decay, when asked for, is decoupled (AdamW) and also lazy.
 
 use crate::backprop::Grad;
+use crate::prior::ShapePrior;
 use fivefold::eval::nn::model::{layout::*, D};
 
 pub struct Adam {
@@ -31,30 +32,50 @@ impl Adam {
         }
     }
 
-    /// One step along `grad * scale` (scale = 1 / batch size for a mean loss).
-    pub fn step(&mut self, params: &mut [f32], grad: &Grad, scale: f32) {
+    /// One step along `grad * scale` (scale = 1 / batch size for a mean loss). With a
+    /// shape prior, an embedding row decays towards its group's shared row, and the
+    /// shared rows take their own step (`ShapePrior::step`).
+    pub fn step(
+        &mut self,
+        params: &mut [f32],
+        grad: &Grad,
+        scale: f32,
+        mut prior: Option<&mut ShapePrior>,
+    ) {
         self.steps += 1;
         let c1 = 1.0 - self.beta1.powi(self.steps);
         let c2 = 1.0 - self.beta2.powi(self.steps);
         let lr = self.lr * c2.sqrt() / c1;
         for i in EMBED_B..PARAMS {
-            self.update(params, grad, i, scale, lr);
+            self.update(params, grad, i, scale, lr, 0.0);
         }
         for &r in &grad.touched {
             let at = EMBED + r as usize * D;
-            for i in at..at + D {
-                self.update(params, grad, i, scale, lr);
+            for c in 0..D {
+                let anchor = prior.as_ref().map_or(0.0, |p| p.anchor(r as usize, c));
+                self.update(params, grad, at + c, scale, lr, anchor);
             }
+        }
+        if let Some(p) = prior.as_mut() {
+            p.step(params, grad, scale, lr, self.beta1, self.beta2, self.eps);
         }
     }
 
     #[inline]
-    fn update(&mut self, params: &mut [f32], grad: &Grad, i: usize, scale: f32, lr: f32) {
+    fn update(
+        &mut self,
+        params: &mut [f32],
+        grad: &Grad,
+        i: usize,
+        scale: f32,
+        lr: f32,
+        anchor: f32,
+    ) {
         let g = grad.g[i] * scale;
         self.m[i] = self.beta1 * self.m[i] + (1.0 - self.beta1) * g;
         self.v[i] = self.beta2 * self.v[i] + (1.0 - self.beta2) * g * g;
         params[i] -= lr * self.m[i] / (self.v[i].sqrt() + self.eps)
-            + self.lr * self.weight_decay * params[i];
+            + self.lr * self.weight_decay * (params[i] - anchor);
     }
 }
 
@@ -69,7 +90,7 @@ mod tests {
         grad.g[POL_B] = 2.0;
         grad.g[V1_B] = -1.0;
         let mut adam = Adam::new(0.01);
-        adam.step(&mut params, &grad, 1.0);
+        adam.step(&mut params, &grad, 1.0, None);
         assert!((params[POL_B] - 0.49).abs() < 1e-4, "{}", params[POL_B]);
         assert!((params[V1_B] - 0.51).abs() < 1e-4);
         assert_eq!(params[EMBED], 0.5);

@@ -41,6 +41,12 @@ impl Grad {
         &mut self.g[EMBED + shape * D..EMBED + (shape + 1) * D]
     }
 
+    /// Sets every channel of `shape`'s row to `value` (for tests).
+    #[cfg(test)]
+    pub fn fill_row(&mut self, shape: usize, value: f32) {
+        self.row(shape).fill(value);
+    }
+
     /// Adds `other` into `self` and clears `other`.
     pub fn absorb(&mut self, other: &mut Grad) {
         for i in EMBED_B..PARAMS {

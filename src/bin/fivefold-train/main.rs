@@ -12,6 +12,7 @@
 mod adam;
 mod backprop;
 mod data;
+mod prior;
 mod quant_check;
 mod train;
 
@@ -78,6 +79,12 @@ pub struct Cli {
     /// Decoupled weight decay (AdamW)
     #[arg(long, default_value_t = 0.0)]
     weight_decay: f32,
+    /// Train each shape's embedding as a row shared by its group of shapes (centre and
+    /// the classical patterns of both sides) plus its own part, the decay pulling the
+    /// own part towards the shared row (with --init, the shared rows start at the group
+    /// means). Same model and weight file; journal session 43
+    #[arg(long)]
+    shape_prior: bool,
     /// Also write the quantised network here, after checking its validation losses
     /// against the float network's
     #[arg(long)]
@@ -172,6 +179,11 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
     };
     let mut adam = Adam::new(cli.lr);
     adam.weight_decay = cli.weight_decay;
+    let mut prior = match (cli.shape_prior, &cli.init) {
+        (false, _) => None,
+        (true, None) => Some(prior::ShapePrior::new()),
+        (true, Some(_)) => Some(prior::ShapePrior::from_params(&model.params)),
+    };
     let mut workers: Vec<Worker> = (0..cli.threads).map(|_| Worker::default()).collect();
     if !val.samples.is_empty() {
         log(&print_stats(
@@ -204,6 +216,7 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
                 batch,
                 cli.policy_weight,
                 &mut workers,
+                prior.as_mut(),
             );
             done += 1;
         }
@@ -361,6 +374,29 @@ mod tests {
             std::fs::read(&out).expect("weights"),
             first,
             "deterministic"
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn the_shape_prior_trains_from_scratch_and_from_a_network() {
+        let dir = temp_dir("prior");
+        let data = tiny_data(&dir);
+        let mut c = cli(data, dir.join("net.bin"), 2);
+        c.shape_prior = true;
+        let rows = run(&c, &mut |_| {}).expect("training with the prior");
+        assert!(rows[2].train.policy_loss() < rows[0].train.policy_loss());
+        let first = std::fs::read(dir.join("net.bin")).expect("weights");
+        let model = Model::from_bytes(&first).expect("the same weight format");
+        // Going on from it (the shared rows start at the group means) trains too.
+        c.init = Some(dir.join("net.bin"));
+        c.out = dir.join("net2.bin");
+        run(&c, &mut |_| {}).expect("fine-tuning with the prior");
+        assert_ne!(
+            model.params,
+            Model::from_bytes(&std::fs::read(dir.join("net2.bin")).expect("weights"))
+                .expect("loads")
+                .params
         );
         std::fs::remove_dir_all(dir).ok();
     }

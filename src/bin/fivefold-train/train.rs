@@ -5,6 +5,7 @@
 use crate::adam::Adam;
 use crate::backprop::{backward, losses, Back, Grad, Losses, Target};
 use crate::data::{transform, Dataset};
+use crate::prior::ShapePrior;
 use fivefold::data::format::NO_MOVE;
 use fivefold::eval::nn::{Model, Scratch};
 
@@ -146,12 +147,14 @@ pub fn train_batch(
     batch: &[Item],
     policy_weight: f32,
     workers: &mut [Worker],
+    prior: Option<&mut ShapePrior>,
 ) {
     batch_gradient(model, data, batch, policy_weight, workers);
     adam.step(
         &mut model.params,
         &workers[0].grad,
         1.0 / batch.len() as f32,
+        prior,
     );
     workers[0].grad.clear();
 }
