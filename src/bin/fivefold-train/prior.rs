@@ -72,8 +72,8 @@ pub fn shape_groups() -> Vec<u16> {
 
 /// The shared rows and their Adam moments.
 pub struct ShapePrior {
-    pub group: Vec<u16>,
-    pub shared: Vec<f32>,
+    group: Vec<u16>,
+    shared: Vec<f32>,
     m: Vec<f32>,
     v: Vec<f32>,
     /// Scratch: the group gradient, then the group step.
