@@ -12,38 +12,13 @@
 //! Elo in play against the same recipe without it (600 games); journal, session 43.
 
 use crate::backprop::Grad;
-use fivefold::eval::nn::features::{OPP, OWN, PAIRS, REACH, SHAPES, WALL};
+use fivefold::eval::nn::features::{shape_cells, OPP, OWN, REACH, SHAPES};
 use fivefold::eval::nn::model::{layout::EMBED, D};
 use fivefold::eval::{PatternTable, PATTERN_COUNT};
 use fivefold::game::{key_slot, Color, Rule};
 
 /// Groups: centre code x own pattern x opponent's pattern.
 pub const GROUPS: usize = 3 * PATTERN_COUNT * PATTERN_COUNT;
-
-/// The view codes of one side, nearest first, from its dense index (`side_index`'s inverse).
-pub fn side_cells(index: usize) -> [u8; REACH] {
-    const START: [usize; REACH + 1] = [0, 1, 4, 13, 40];
-    let open = (0..=REACH).rev().find(|&j| index >= START[j]).unwrap_or(0);
-    let mut digits = index - START[open];
-    let mut cells = [WALL; REACH];
-    for cell in cells.iter_mut().take(open) {
-        *cell = (digits % 3) as u8;
-        digits /= 3;
-    }
-    cells
-}
-
-/// A shape's centre code and its two sides.
-pub fn shape_cells(shape: usize) -> (u8, [u8; REACH], [u8; REACH]) {
-    let centre = (shape / PAIRS) as u8;
-    let pair = shape % PAIRS;
-    let mut hi = 0;
-    while (hi + 1) * (hi + 2) / 2 <= pair {
-        hi += 1;
-    }
-    let lo = pair - hi * (hi + 1) / 2;
-    (centre, side_cells(lo), side_cells(hi))
-}
 
 /// The group of every shape (`GROUPS` of them).
 pub fn shape_groups() -> Vec<u16> {
@@ -166,7 +141,7 @@ impl ShapePrior {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fivefold::eval::nn::features::{shape_of_line, side_index, EMPTY};
+    use fivefold::eval::nn::features::{shape_of_line, side_cells, side_index, EMPTY, PAIRS};
     use fivefold::eval::Pattern;
 
     fn group_parts(g: u16) -> (usize, usize, usize) {

@@ -29,9 +29,12 @@ pub const SHAPES: usize = 3 * PAIRS;
 /// Steps `(dx, dy)` of the four directions, in the order of `game::DIRS`.
 pub const DIR_STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
+/// Where the side indices with `j` non-wall cells start: `sum(3^i, i < j)`.
+const SIDE_START: [usize; REACH + 1] = [0, 1, 4, 13, 40];
+
 /// Dense index of one side, given nearest-first view codes.
 pub const fn side_index(cells: [u8; REACH]) -> usize {
-    const START: [usize; REACH + 1] = [0, 1, 4, 13, 40];
+    const START: [usize; REACH + 1] = SIDE_START;
     let mut open = 0;
     while open < REACH && cells[open] != WALL {
         open += 1;
@@ -43,6 +46,33 @@ pub const fn side_index(cells: [u8; REACH]) -> usize {
         digits = digits * 3 + cells[k] as usize;
     }
     START[open] + digits
+}
+
+/// The view codes of one side, nearest first, from its dense index (`side_index`'s inverse).
+pub fn side_cells(index: usize) -> [u8; REACH] {
+    let open = (0..=REACH)
+        .rev()
+        .find(|&j| index >= SIDE_START[j])
+        .unwrap_or(0);
+    let mut digits = index - SIDE_START[open];
+    let mut cells = [WALL; REACH];
+    for cell in cells.iter_mut().take(open) {
+        *cell = (digits % 3) as u8;
+        digits /= 3;
+    }
+    cells
+}
+
+/// A shape's centre code and its two sides (`shape_of_line`'s inverse, up to the mirror).
+pub fn shape_cells(shape: usize) -> (u8, [u8; REACH], [u8; REACH]) {
+    let centre = (shape / PAIRS) as u8;
+    let pair = shape % PAIRS;
+    let mut hi = 0;
+    while (hi + 1) * (hi + 2) / 2 <= pair {
+        hi += 1;
+    }
+    let lo = pair - hi * (hi + 1) / 2;
+    (centre, side_cells(lo), side_cells(hi))
 }
 
 /// The canonical index of a line: centre view code (not wall) and both sides nearest-first.
