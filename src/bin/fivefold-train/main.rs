@@ -15,13 +15,14 @@ mod data;
 mod prior;
 mod quant_check;
 mod train;
+mod widen;
 
 use adam::Adam;
 use clap::Parser;
 use data::{load, symmetries, Dataset, TargetOptions};
 use fivefold::data::rng::SplitMix64;
 use fivefold::eval::nn::quant::QMAGIC;
-use fivefold::eval::nn::{Model, QuantModel};
+use fivefold::eval::nn::{Model, QuantModel, D};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -40,7 +41,8 @@ pub struct Cli {
     #[arg(long)]
     keep_last: bool,
     /// Start from these weights instead of a fresh network: a float file, or a quantised
-    /// one (`--quant-out`, the built-in `freestyle.q`) taken back to floats
+    /// one (`--quant-out`, the built-in `freestyle.q`) taken back to floats; a network
+    /// with fewer channels than this build is widened (its function kept)
     #[arg(long)]
     init: Option<PathBuf>,
     #[arg(long, default_value_t = 10)]
@@ -174,7 +176,7 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
         val.value_entropy()
     ));
     let mut model = match &cli.init {
-        Some(path) => load_init(path)?,
+        Some(path) => load_init(path, cli.seed)?,
         None => Model::random(cli.seed),
     };
     let mut adam = Adam::new(cli.lr);
@@ -288,9 +290,13 @@ fn export_quantised(
 }
 
 /// `--init`: a float weight file, or a quantised one (`--quant-out`, the built-in
-/// network's `freestyle.q`) taken back to floats.
-fn load_init(path: &std::path::Path) -> Result<Model, String> {
+/// network's `freestyle.q`) taken back to floats; one with fewer channels widened.
+fn load_init(path: &std::path::Path, seed: u64) -> Result<Model, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some((d0, narrow)) = widen::narrow_params(&bytes) {
+        eprintln!("{}: {d0} channels widened to {}", path.display(), D);
+        return Ok(widen::widen(d0, &narrow, seed));
+    }
     let model = if bytes.starts_with(QMAGIC) {
         QuantModel::from_bytes(&bytes).map(|q| q.dequantise())
     } else {
@@ -421,7 +427,7 @@ mod tests {
         let q = QuantModel::from_float(&Model::random(5)).expect("fits");
         let qpath = dir.join("start.q");
         std::fs::write(&qpath, q.to_bytes()).expect("write");
-        let start = load_init(&qpath).expect("a quantised file loads as a start");
+        let start = load_init(&qpath, 1).expect("a quantised file loads as a start");
         assert_eq!(QuantModel::from_float(&start).as_ref(), Ok(&q));
         let mut c = cli(data, dir.join("net.bin"), 1);
         c.init = Some(qpath);
@@ -431,7 +437,7 @@ mod tests {
         let mut bytes = q.to_bytes();
         bytes.truncate(bytes.len() / 2);
         std::fs::write(&damaged, bytes).expect("write");
-        let err = load_init(&damaged).expect_err("a truncated file is refused");
+        let err = load_init(&damaged, 1).expect_err("a truncated file is refused");
         assert!(err.contains("truncated"), "{err}");
         std::fs::remove_dir_all(&dir).ok();
     }
