@@ -25,7 +25,7 @@ use position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 pub use time::{Clock, TimeBudget, TimeControl};
-use tt::TranspositionTable;
+pub use tt::TranspositionTable;
 
 /// Score of a win at ply 0; a win found `n` plies deep scores `WIN - n`.
 pub const WIN: i32 = 30_000;
@@ -109,6 +109,12 @@ impl Searcher {
     pub fn resize_hash(&mut self, bytes: usize) {
         self.tt = TranspositionTable::new(0);
         self.tt = TranspositionTable::new(bytes);
+    }
+
+    /// Replaces the table with one made elsewhere (the session makes a large one on a
+    /// helper thread, in the opponent's time).
+    pub fn install_hash(&mut self, table: TranspositionTable) {
+        self.tt = table;
     }
 
     /// Forgets everything learnt (new game).

@@ -22,7 +22,7 @@ pub use settings::{hash_bytes_for, InfoEffect, Settings};
 use crate::game::{Board, Move, Rule};
 use crate::protocol::{BoardKind, BoardLine, Command, Info, Point, Reply};
 use crate::search::score_text;
-use crate::search::{Clock, Limits, SearchResult, Searcher, TimeBudget};
+use crate::search::{Clock, Limits, SearchResult, Searcher, TimeBudget, TranspositionTable};
 use position::{board_from_lines, empty_square, legal_move_or_fallback};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -36,6 +36,8 @@ pub const RENJU_NOTICE: &str =
 
 /// The table a first search makes when none was made at START: 2 ms to make.
 const FIRST_SEARCH_HASH_BYTES: usize = 8 << 20;
+/// A full table of this size or more is made on a helper thread (`grow_hash`).
+const BACKGROUND_HASH_BYTES: usize = 64 << 20;
 
 const NO_GAME: &str = "no game started: send START first";
 
@@ -55,6 +57,8 @@ pub struct Session {
     /// so the process never holds a table sized for a limit it was not given.
     searcher: Option<Searcher>,
     searcher_hash_bytes: usize,
+    /// The full table being made on a helper thread, and its size (`grow_hash`).
+    growing: Option<(usize, std::thread::JoinHandle<TranspositionTable>)>,
     renju_notice_due: bool,
     /// Squares the engine must not play (YXBLOCK), until YXBLOCKRESET or a new game.
     blocked: Vec<Move>,
@@ -78,6 +82,7 @@ impl Session {
             },
             searcher: None,
             searcher_hash_bytes: 0,
+            growing: None,
             renju_notice_due: true,
             blocked: Vec::new(),
             rng: crate::data::rng::SplitMix64::new(handicap::clock_seed()),
@@ -113,7 +118,7 @@ impl Session {
             emit(Reply::Error(reason));
         }
         // A table made small for a first search grows now that the reply is out.
-        self.resize_hash_if_needed();
+        self.grow_hash();
     }
 
     fn dispatch(&mut self, cmd: Command, ctx: &Context, emit: Emit) -> Result<(), String> {
@@ -295,6 +300,9 @@ impl Session {
     }
 
     fn resize_hash_if_needed(&mut self) {
+        if let Some((_, pending)) = self.growing.take() {
+            let _ = pending.join();
+        }
         let wanted = self.settings.hash_bytes();
         if let Some(searcher) = self.searcher.as_mut() {
             if wanted != self.searcher_hash_bytes {
@@ -304,15 +312,63 @@ impl Session {
         }
     }
 
+    /// After a reply, a table made small for a first search grows to its full size. A large
+    /// one is made on a helper thread and installed by the first search that finds it
+    /// ready: made here, in the command loop, the default 226 MiB kept a fast opponent's
+    /// next TURN waiting (at 100 ms a move the second move took 116-149 ms; journal,
+    /// session 46). Under a `max_memory` limit a table of 64 MiB or more leaves a quarter
+    /// of what the limit allows it free, more than the small table it replaces.
+    fn grow_hash(&mut self) {
+        let wanted = self.settings.hash_bytes();
+        if self.searcher.is_none() || wanted == self.searcher_hash_bytes {
+            return;
+        }
+        if wanted < BACKGROUND_HASH_BYTES {
+            self.resize_hash_if_needed();
+            return;
+        }
+        if self
+            .growing
+            .as_ref()
+            .is_some_and(|(bytes, _)| *bytes == wanted)
+        {
+            return;
+        }
+        if let Some((_, pending)) = self.growing.take() {
+            let _ = pending.join();
+        }
+        let made = std::thread::Builder::new()
+            .name("hash table".into())
+            .spawn(move || TranspositionTable::new(wanted));
+        match made {
+            Ok(handle) => self.growing = Some((wanted, handle)),
+            Err(_) => self.resize_hash_if_needed(),
+        }
+    }
+
+    /// Installs the table `grow_hash` made, if it is ready.
+    fn install_grown_hash(&mut self) {
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        if let Some((bytes, handle)) = self.growing.take_if(|(_, h)| h.is_finished()) {
+            if let Ok(table) = handle.join() {
+                searcher.install_hash(table);
+                self.searcher_hash_bytes = bytes;
+            }
+        }
+    }
+
     /// A search with no table yet (START came before the INFO block) makes a small one:
     /// touching the pages of the full 128 MiB took 50 ms, half of a 100 ms move, and the
     /// root VCF then ran out of time. The full table is made once the reply is sent
-    /// (`handle_with`), in the opponent's time.
+    /// (`grow_hash`), in the opponent's time.
     fn ensure_searcher(&mut self) {
         if self.searcher.is_none() {
             self.searcher_hash_bytes = self.settings.hash_bytes().min(FIRST_SEARCH_HASH_BYTES);
             self.searcher = Some(Searcher::new(self.searcher_hash_bytes));
         }
+        self.install_grown_hash();
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.set_threads(self.settings.search_threads());
         }

@@ -543,3 +543,38 @@ fn hash_table_waits_for_the_memory_limit() {
     assert!(s.searcher.is_some(), "made at START once the size is known");
     assert_eq!(s.searcher_hash_bytes, 4 << 20);
 }
+
+/// A large full table is made on a helper thread after the first move and installed by
+/// the first search that finds it ready; until then the small one serves.
+#[test]
+fn a_large_table_grows_off_the_command_loop() {
+    let mut s = Session::new();
+    talk(&mut s, "START 15\nINFO timeout_turn 50");
+    last_move(&talk(&mut s, "BEGIN"));
+    let full = hash_bytes_for(0);
+    assert!(full >= BACKGROUND_HASH_BYTES, "the default table is large");
+    assert_eq!(s.searcher_hash_bytes, FIRST_SEARCH_HASH_BYTES);
+    let (bytes, handle) = s.growing.as_ref().expect("the full table is being made");
+    assert_eq!(*bytes, full);
+    let waited = Instant::now();
+    while !handle.is_finished() {
+        assert!(
+            waited.elapsed() < Duration::from_secs(30),
+            "the table is made"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    last_move(&talk(&mut s, "TURN 7,8"));
+    assert_eq!(s.searcher_hash_bytes, full, "installed by the next search");
+    assert!(s.growing.is_none());
+    // A new memory limit while one grows: the pending table is dropped, the resize done.
+    let mut s = Session::new();
+    talk(&mut s, "START 15\nINFO timeout_turn 50");
+    last_move(&talk(&mut s, "BEGIN"));
+    assert!(s.growing.is_some());
+    talk(&mut s, "INFO max_memory 67108864");
+    assert!(s.growing.is_none());
+    assert_eq!(s.searcher_hash_bytes, hash_bytes_for(64 << 20));
+    last_move(&talk(&mut s, "TURN 7,8"));
+    assert_eq!(s.searcher_hash_bytes, hash_bytes_for(64 << 20));
+}
