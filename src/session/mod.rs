@@ -314,7 +314,7 @@ impl Session {
 
     /// After a reply, a table made small for a first search grows to its full size. A large
     /// one is made on a helper thread and installed by the first search that finds it
-    /// ready: made here, in the command loop, the default 226 MiB kept a fast opponent's
+    /// ready: made here, in the command loop, the default 128 MiB kept a fast opponent's
     /// next TURN waiting (at 100 ms a move the second move took 116-149 ms; journal,
     /// session 46). Under a `max_memory` limit a table of 64 MiB or more leaves a quarter
     /// of what the limit allows it free, more than the small table it replaces.
