@@ -300,9 +300,7 @@ impl Session {
     }
 
     fn resize_hash_if_needed(&mut self) {
-        if let Some((_, pending)) = self.growing.take() {
-            let _ = pending.join();
-        }
+        self.drop_growing_hash();
         let wanted = self.settings.hash_bytes();
         if let Some(searcher) = self.searcher.as_mut() {
             if wanted != self.searcher_hash_bytes {
@@ -334,15 +332,20 @@ impl Session {
         {
             return;
         }
-        if let Some((_, pending)) = self.growing.take() {
-            let _ = pending.join();
-        }
+        self.drop_growing_hash();
         let made = std::thread::Builder::new()
             .name("hash table".into())
             .spawn(move || TranspositionTable::new(wanted));
         match made {
             Ok(handle) => self.growing = Some((wanted, handle)),
             Err(_) => self.resize_hash_if_needed(),
+        }
+    }
+
+    /// Waits for a table `grow_hash` is making and frees it (a resize or a new one follows).
+    fn drop_growing_hash(&mut self) {
+        if let Some((_, pending)) = self.growing.take() {
+            let _ = pending.join();
         }
     }
 
