@@ -5,7 +5,7 @@
 //! wider network (`D` in `eval/nn/model.rs`) from the built-in one: session 46 widened
 //! netD to 64 channels and fine-tuned it, -6.5 +/- 15.4 Elo against netD (journal).
 
-use fivefold::eval::nn::file::fnv1a;
+use fivefold::eval::nn::file::{fnv1a, MAGIC};
 use fivefold::eval::nn::model::{layout::*, D, HIDDEN, KERNEL};
 use fivefold::eval::nn::quant::{ONE, QMAGIC, WEIGHT};
 use fivefold::eval::nn::{Model, SHAPES};
@@ -14,7 +14,7 @@ use fivefold::eval::nn::{Model, SHAPES};
 /// than `D`, in its own layout: `(channels, params)`. `None` for any other file (the
 /// ordinary loaders then say what is wrong with it).
 pub fn narrow_params(bytes: &[u8]) -> Option<(usize, Vec<f32>)> {
-    let float = bytes.starts_with(b"FFNET\0");
+    let float = bytes.starts_with(MAGIC);
     if !(float || bytes.starts_with(QMAGIC)) || bytes.len() < 28 {
         return None;
     }
@@ -181,7 +181,7 @@ mod tests {
         let m = Model::random(5);
         let flat = narrow_of(&m);
         let body: Vec<u8> = flat.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let float = file(b"FFNET\0", 1, &body, Some(flat.len() as u32));
+        let float = file(MAGIC, 1, &body, Some(flat.len() as u32));
         assert_eq!(narrow_params(&float), Some((D0, flat.clone())));
         let mut q = Vec::new();
         let mut rest = &flat[..];
