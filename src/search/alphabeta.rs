@@ -349,7 +349,12 @@ impl Search<'_> {
         // "Move generation and ordering").
         let mut list = MoveList::new();
         movegen::generate(pos, mode, self.history_of(us), &mut list);
-        if mode == Mode::All && depth >= NN_ORDER_DEPTH && pos.nn.is_some() {
+        // A policy weight of 0 (a tuning run's knob) leaves the policy out, its cost too.
+        if mode == Mode::All
+            && depth >= NN_ORDER_DEPTH
+            && pos.nn.is_some()
+            && params::NN_ORDER_PER_LOGIT.get() > 0
+        {
             add_policy(pos, &mut list);
         }
         if list.is_empty() {
