@@ -106,6 +106,85 @@ fn two_cluster_shards_merge_into_the_campaign() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs docs/cluster/relabel-shard.sh on `input` with `env`; returns the file it wrote.
+fn relabel_shard(input: &Path, out: &Path, env: &[(&str, &str)], index: &str) -> Vec<u8> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster/relabel-shard.sh");
+    let status = Command::new("bash")
+        .arg(&script)
+        .envs(env.iter().copied())
+        .env("FIVEFOLD_DATA", fivefold_data())
+        .env("IN", input)
+        .env("OUT", out)
+        .env("NODES", "1500")
+        .status()
+        .expect("bash runs");
+    assert!(status.success(), "relabel-shard.sh failed with {env:?}");
+    let path = out.join(format!("relabel-{index:0>5}.ffd"));
+    assert!(!out.join(format!("relabel-{index:0>5}.ffd.part")).exists());
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_relabelling_campaign_in_shards_keeps_the_games_and_their_order() {
+    let dir = std::env::temp_dir().join(format!("fivefold-relabel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let campaign = dir.join("campaign.ffd");
+    let status = Command::new(fivefold_data())
+        .args([
+            "gen", "--games", "5", "--seed", "3", "--size", "9", "--nodes", "300",
+        ])
+        .arg("--out")
+        .arg(&campaign)
+        .status()
+        .expect("fivefold-data runs");
+    assert!(status.success());
+    let slurm = relabel_shard(
+        &campaign,
+        &dir.join("two"),
+        &[
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+        ],
+        "0",
+    );
+    let k8s = relabel_shard(
+        &campaign,
+        &dir.join("two"),
+        &[("JOB_COMPLETION_INDEX", "1"), ("SHARDS", "2")],
+        "1",
+    );
+    let whole = relabel_shard(
+        &campaign,
+        &dir.join("one"),
+        &[("SHARD", "0"), ("SHARDS", "1")],
+        "0",
+    );
+
+    let parse = |bytes: &[u8]| fivefold::data::format::parse_games(bytes).expect("valid data");
+    let before = parse(&std::fs::read(&campaign).expect("campaign file"));
+    let (a, b) = (parse(&slurm), parse(&k8s));
+    assert_eq!((a.len(), b.len()), (2, 3));
+    let mut joined = slurm.clone();
+    joined.extend(&k8s);
+    let after = parse(&joined);
+    assert_eq!(after, parse(&whole), "shards in order = the one-task run");
+    assert_eq!(after.len(), before.len());
+    let mut changed = 0;
+    for (old, new) in before.iter().zip(&after) {
+        assert_eq!((old.outcome, old.opening), (new.outcome, new.opening));
+        let moves =
+            |g: &fivefold::data::GameRecord| g.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
+        assert_eq!(moves(old), moves(new));
+        for (p, q) in old.plies.iter().zip(&new.plies).skip(new.opening as usize) {
+            assert!(q.is_labelled());
+            changed += usize::from((p.best, p.score) != (q.best, q.score));
+        }
+    }
+    assert!(changed > 0, "the deeper searches changed no label");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_bad_shard_index_or_a_corrupt_file_is_an_error() {
     let out = Command::new(fivefold_data())
@@ -113,6 +192,21 @@ fn a_bad_shard_index_or_a_corrupt_file_is_an_error() {
             "gen", "--games", "2", "--seed", "1", "--shard", "2", "--shards", "2",
         ])
         .args(["--out", "/dev/null"])
+        .output()
+        .expect("fivefold-data runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not below --shards"));
+    let out = Command::new(fivefold_data())
+        .args([
+            "relabel",
+            "--shard",
+            "3",
+            "--shards",
+            "3",
+            "--out",
+            "/dev/null",
+        ])
+        .arg("/dev/null")
         .output()
         .expect("fivefold-data runs");
     assert!(!out.status.success());

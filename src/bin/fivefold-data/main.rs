@@ -46,13 +46,7 @@ enum Cmd {
         games: Vec<PathBuf>,
     },
     /// Searches every ply after the opening again and stores the new best move and score
-    Relabel {
-        #[arg(long, default_value_t = 200_000)]
-        nodes: u64,
-        #[arg(long)]
-        out: PathBuf,
-        input: PathBuf,
-    },
+    Relabel(RelabelArgs),
     /// Checks data files and joins them into one (one header)
     Merge {
         #[arg(long)]
@@ -121,6 +115,33 @@ struct GenArgs {
     out: PathBuf,
 }
 
+/// `relabel`: a stronger teacher for games already played. A campaign's file splits into
+/// `--shards` blocks of consecutive games, so a cluster relabels it as an array of
+/// independent tasks and their files, concatenated in shard order, hold the games in the
+/// input's order (which keeps the trainer's validation split).
+#[derive(clap::Args, Debug)]
+struct RelabelArgs {
+    /// Nodes a search
+    #[arg(long, default_value_t = 200_000)]
+    nodes: u64,
+    /// This task's block of the input's games, from 0
+    #[arg(long, default_value_t = 0)]
+    shard: u64,
+    #[arg(long, default_value_t = 1)]
+    shards: u64,
+    /// Search with the built-in network (as `pbrain-fivefold --nn`; freestyle only)
+    #[arg(long)]
+    nn: bool,
+    /// Search with this network file instead
+    #[arg(long)]
+    nn_file: Option<PathBuf>,
+    #[arg(long)]
+    out: PathBuf,
+    /// Data files, read as one campaign in this order
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+}
+
 fn main() -> Result<()> {
     env_logger::init();
     match Cli::parse().command {
@@ -131,7 +152,7 @@ fn main() -> Result<()> {
             out,
             games,
         } => import_games(size, Rule::from_bits(rule), &out, &games),
-        Cmd::Relabel { nodes, out, input } => relabel(nodes, &out, &input),
+        Cmd::Relabel(a) => relabel(a),
         Cmd::Merge { out, inputs } => {
             let games = load_all(&inputs)?;
             write_all(&out, &games)?;
@@ -258,16 +279,38 @@ fn import_games(size: usize, rule: Rule, out: &Path, files: &[PathBuf]) -> Resul
     Ok(())
 }
 
-fn relabel(nodes: u64, out: &Path, input: &Path) -> Result<()> {
-    let mut games = load_all(&[input.to_path_buf()])?;
+fn relabel(a: RelabelArgs) -> Result<()> {
+    if a.shards == 0 || a.shard >= a.shards {
+        bail!("--shard {} is not below --shards {}", a.shard, a.shards);
+    }
     let mut searcher = Searcher::new(16 << 20);
-    for (i, g) in games.iter_mut().enumerate() {
-        import::relabel(g, &mut searcher, nodes);
+    if a.nn || a.nn_file.is_some() {
+        let model = fivefold::eval::nn::incremental::file_or_builtin(a.nn_file.as_deref())
+            .map_err(anyhow::Error::msg)?;
+        searcher.set_network(Some(model));
+    }
+    let mut games = load_all(&a.inputs)?;
+    let (from, to) = shard_block(games.len(), a.shard, a.shards);
+    let block = &mut games[from..to];
+    let started = Instant::now();
+    for (i, g) in block.iter_mut().enumerate() {
+        import::relabel(g, &mut searcher, a.nodes);
         if (i + 1).is_multiple_of(10) {
-            eprintln!("{} games relabelled", i + 1);
+            eprintln!(
+                "{} of {} games relabelled, {:.0} s",
+                i + 1,
+                to - from,
+                started.elapsed().as_secs_f64()
+            );
         }
     }
-    write_all(out, &games)
+    write_all(&a.out, block)
+}
+
+/// Games `[from, to)` of `n` for block `shard` of `shards`: consecutive, sizes within one.
+fn shard_block(n: usize, shard: u64, shards: u64) -> (usize, usize) {
+    let at = |k: u64| (n as u128 * k as u128 / shards as u128) as usize;
+    (at(shard), at(shard + 1))
 }
 
 fn create(path: &Path) -> Result<File> {
@@ -318,4 +361,24 @@ fn stats(games: &[GameRecord]) -> String {
         count(Outcome::Draw),
         plies as f64 / games.len().max(1) as f64
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shard_block;
+
+    #[test]
+    fn relabel_blocks_cover_the_games_in_order() {
+        for (n, shards) in [(10, 3), (2, 5), (0, 2), (7, 1), (200, 200)] {
+            let blocks: Vec<_> = (0..shards).map(|k| shard_block(n, k, shards)).collect();
+            assert_eq!(blocks[0].0, 0);
+            assert_eq!(blocks[shards as usize - 1].1, n);
+            for w in blocks.windows(2) {
+                assert_eq!(w[0].1, w[1].0, "{n} {shards}");
+            }
+            let sizes: Vec<_> = blocks.iter().map(|(a, b)| b - a).collect();
+            let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+            assert!(hi - lo <= 1, "{n} {shards}: {sizes:?}");
+        }
+    }
 }
