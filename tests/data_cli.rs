@@ -9,24 +9,34 @@ fn fivefold_data() -> &'static str {
     env!("CARGO_BIN_EXE_fivefold-data")
 }
 
-/// Runs the recipe with `env` and returns the shard file it wrote.
-fn shard(out: &Path, env: &[(&str, &str)], index: &str) -> Vec<u8> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster/gen-shard.sh");
+/// Runs `docs/cluster/<script>` with `env` (and the tool and `out` set) and returns the
+/// file `name` it wrote in `out`, checking that no temporary file was left beside it.
+fn cluster_script(script: &str, out: &Path, env: &[(&str, &str)], name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/cluster")
+        .join(script);
     let status = Command::new("bash")
-        .arg(&script)
+        .arg(&path)
         .envs(env.iter().copied())
         .env("FIVEFOLD_DATA", fivefold_data())
         .env("OUT", out)
-        .env("SEED", "11")
-        .env("GAMES", "6")
-        .env("SIZE", "9")
-        .env("NODES", "300")
         .status()
         .expect("bash runs");
-    assert!(status.success(), "gen-shard.sh failed with {env:?}");
-    let path = out.join(format!("shard-{index:0>5}.ffd"));
-    assert!(!out.join(format!("shard-{index:0>5}.ffd.part")).exists());
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    assert!(status.success(), "{script} failed with {env:?}");
+    assert!(!out.join(format!("{name}.part")).exists());
+    std::fs::read(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Runs the campaign recipe with `env` and returns the shard file it wrote.
+fn shard(out: &Path, env: &[(&str, &str)], index: &str) -> Vec<u8> {
+    let campaign = [
+        ("SEED", "11"),
+        ("GAMES", "6"),
+        ("SIZE", "9"),
+        ("NODES", "300"),
+    ];
+    let env: Vec<_> = env.iter().chain(&campaign).copied().collect();
+    cluster_script("gen-shard.sh", out, &env, &format!("shard-{index:0>5}.ffd"))
 }
 
 #[test]
@@ -108,20 +118,18 @@ fn two_cluster_shards_merge_into_the_campaign() {
 
 /// Runs docs/cluster/relabel-shard.sh on `input` with `env`; returns the file it wrote.
 fn relabel_shard(input: &Path, out: &Path, env: &[(&str, &str)], index: &str) -> Vec<u8> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster/relabel-shard.sh");
-    let status = Command::new("bash")
-        .arg(&script)
-        .envs(env.iter().copied())
-        .env("FIVEFOLD_DATA", fivefold_data())
-        .env("IN", input)
-        .env("OUT", out)
-        .env("NODES", "1500")
-        .status()
-        .expect("bash runs");
-    assert!(status.success(), "relabel-shard.sh failed with {env:?}");
-    let path = out.join(format!("relabel-{index:0>5}.ffd"));
-    assert!(!out.join(format!("relabel-{index:0>5}.ffd.part")).exists());
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let input = input.to_str().expect("a UTF-8 temporary path");
+    let env: Vec<_> = env
+        .iter()
+        .copied()
+        .chain([("IN", input), ("NODES", "1500")])
+        .collect();
+    cluster_script(
+        "relabel-shard.sh",
+        out,
+        &env,
+        &format!("relabel-{index:0>5}.ffd"),
+    )
 }
 
 #[test]

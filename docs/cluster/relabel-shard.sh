@@ -12,6 +12,9 @@
 # Each task reads the whole input (IN may name several files, space-separated, read in
 # that order) and relabels its block, so a failed task can be rerun alone, and
 # `cat OUT/relabel-*.ffd` holds the games in the input's order.
+# Self-contained like gen-shard.sh (sbatch runs a copy of the script from its spool
+# directory, so a helper file beside it would not be found): the shard and network lines
+# below repeat that script's.
 #SBATCH --job-name=fivefold-relabel
 #SBATCH --cpus-per-task=1
 #SBATCH --mem=1G

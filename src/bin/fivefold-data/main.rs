@@ -104,6 +104,15 @@ struct GenArgs {
     /// Probability (in 1/1000) of a random square next to a stone in the first plies
     #[arg(long, default_value_t = 100)]
     random_permille: u32,
+    #[command(flatten)]
+    network: NetworkArgs,
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// The network a tool's searches use, if any.
+#[derive(clap::Args, Debug)]
+struct NetworkArgs {
     /// Search with the built-in network (its value and policy beside the classical
     /// evaluation, as `pbrain-fivefold --nn`; freestyle only)
     #[arg(long)]
@@ -111,8 +120,25 @@ struct GenArgs {
     /// Search with this network file (`fivefold-train` output) instead
     #[arg(long)]
     nn_file: Option<PathBuf>,
-    #[arg(long)]
-    out: PathBuf,
+}
+
+impl NetworkArgs {
+    fn model(&self) -> Result<Option<&'static fivefold::eval::nn::QuantModel>> {
+        if !self.nn && self.nn_file.is_none() {
+            return Ok(None);
+        }
+        fivefold::eval::nn::incremental::file_or_builtin(self.nn_file.as_deref())
+            .map(Some)
+            .map_err(anyhow::Error::msg)
+    }
+}
+
+/// `--shard K --shards N` must name one of N shards.
+fn check_shard(shard: u64, shards: u64) -> Result<()> {
+    if shards == 0 || shard >= shards {
+        bail!("--shard {shard} is not below --shards {shards}");
+    }
+    Ok(())
 }
 
 /// `relabel`: a stronger teacher for games already played. A campaign's file splits into
@@ -129,12 +155,8 @@ struct RelabelArgs {
     shard: u64,
     #[arg(long, default_value_t = 1)]
     shards: u64,
-    /// Search with the built-in network (as `pbrain-fivefold --nn`; freestyle only)
-    #[arg(long)]
-    nn: bool,
-    /// Search with this network file instead
-    #[arg(long)]
-    nn_file: Option<PathBuf>,
+    #[command(flatten)]
+    network: NetworkArgs,
     #[arg(long)]
     out: PathBuf,
     /// Data files, read as one campaign in this order
@@ -207,9 +229,7 @@ fn openings(count: u64, seed: u64, size: usize, rule: Rule, out: &Path) -> Resul
 }
 
 fn gen(a: GenArgs) -> Result<()> {
-    if a.shards == 0 || a.shard >= a.shards {
-        bail!("--shard {} is not below --shards {}", a.shard, a.shards);
-    }
+    check_shard(a.shard, a.shards)?;
     if !fivefold::game::Board::is_valid_size(a.size, a.size) {
         bail!("board size {} is not supported", a.size);
     }
@@ -219,14 +239,7 @@ fn gen(a: GenArgs) -> Result<()> {
         rule: Rule::from_bits(a.rule),
         nodes: a.nodes,
         random_permille: a.random_permille,
-        network: if a.nn || a.nn_file.is_some() {
-            Some(
-                fivefold::eval::nn::incremental::file_or_builtin(a.nn_file.as_deref())
-                    .map_err(anyhow::Error::msg)?,
-            )
-        } else {
-            None
-        },
+        network: a.network.model()?,
         ..SelfPlayOptions::default()
     };
     let mut out = BufWriter::new(create(&a.out)?);
@@ -280,15 +293,9 @@ fn import_games(size: usize, rule: Rule, out: &Path, files: &[PathBuf]) -> Resul
 }
 
 fn relabel(a: RelabelArgs) -> Result<()> {
-    if a.shards == 0 || a.shard >= a.shards {
-        bail!("--shard {} is not below --shards {}", a.shard, a.shards);
-    }
+    check_shard(a.shard, a.shards)?;
     let mut searcher = Searcher::new(16 << 20);
-    if a.nn || a.nn_file.is_some() {
-        let model = fivefold::eval::nn::incremental::file_or_builtin(a.nn_file.as_deref())
-            .map_err(anyhow::Error::msg)?;
-        searcher.set_network(Some(model));
-    }
+    searcher.set_network(a.network.model()?);
     let mut games = load_all(&a.inputs)?;
     let (from, to) = shard_block(games.len(), a.shard, a.shards);
     let block = &mut games[from..to];
