@@ -62,20 +62,20 @@ impl Position {
     #[inline]
     pub fn static_eval_lazy(&mut self, us: Color, lo: i32, hi: i32) -> i32 {
         let classical = self.eval.evaluate(us);
+        let Some(nn) = self.nn.as_mut() else {
+            return classical;
+        };
         // A value weight of 0 (a tuning run's knob) leaves the network out, its cost too.
         let w = super::params::NN_VALUE_WEIGHT.get();
-        match self.nn.as_mut() {
-            Some(nn)
-                if w > 0
-                    && us == self.board.side_to_move()
-                    && classical > lo.saturating_sub(LAZY_MARGIN)
-                    && classical < hi.saturating_add(LAZY_MARGIN) =>
-            {
-                let value = nn.value_score(&self.board) * NN_VALUE_SCALE / 100;
-                (classical * (1_000 - w) + value * w) / 1_000
-            }
-            _ => classical,
+        if w == 0
+            || us != self.board.side_to_move()
+            || classical <= lo.saturating_sub(LAZY_MARGIN)
+            || classical >= hi.saturating_add(LAZY_MARGIN)
+        {
+            return classical;
         }
+        let value = nn.value_score(&self.board) * NN_VALUE_SCALE / 100;
+        (classical * (1_000 - w) + value * w) / 1_000
     }
 
     #[inline]
