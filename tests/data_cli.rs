@@ -190,6 +190,18 @@ fn a_relabelling_campaign_in_shards_keeps_the_games_and_their_order() {
         }
     }
     assert!(changed > 0, "the deeper searches changed no label");
+
+    // The control of a relabelling trial: `merge` picks the same block, labels kept.
+    let control = dir.join("control.ffd");
+    let status = Command::new(fivefold_data())
+        .args(["merge", "--shard", "1", "--shards", "2", "--out"])
+        .arg(&control)
+        .arg(&campaign)
+        .status()
+        .expect("fivefold-data runs");
+    assert!(status.success());
+    let control = parse(&std::fs::read(&control).expect("control file"));
+    assert_eq!(control, before[2..], "block 1 of 2, as relabelled above");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -204,21 +216,15 @@ fn a_bad_shard_index_or_a_corrupt_file_is_an_error() {
         .expect("fivefold-data runs");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not below --shards"));
-    let out = Command::new(fivefold_data())
-        .args([
-            "relabel",
-            "--shard",
-            "3",
-            "--shards",
-            "3",
-            "--out",
-            "/dev/null",
-        ])
-        .arg("/dev/null")
-        .output()
-        .expect("fivefold-data runs");
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not below --shards"));
+    for cmd in ["relabel", "merge"] {
+        let out = Command::new(fivefold_data())
+            .args([cmd, "--shard", "3", "--shards", "3", "--out", "/dev/null"])
+            .arg("/dev/null")
+            .output()
+            .expect("fivefold-data runs");
+        assert!(!out.status.success(), "{cmd}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not below --shards"));
+    }
 
     let bad = std::env::temp_dir().join(format!("fivefold-bad-{}.ffd", std::process::id()));
     std::fs::write(&bad, b"FFDATA\x01\x00G\x00\x0f").expect("write");

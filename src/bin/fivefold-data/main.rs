@@ -47,10 +47,16 @@ enum Cmd {
     },
     /// Searches every ply after the opening again and stores the new best move and score
     Relabel(RelabelArgs),
-    /// Checks data files and joins them into one (one header)
+    /// Checks data files and joins them into one (one header); with `--shard K --shards
+    /// N`, only the block of games `relabel --shard K --shards N` would relabel (the same
+    /// games with their old labels, a relabelling trial's control)
     Merge {
         #[arg(long)]
         out: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        shard: u64,
+        #[arg(long, default_value_t = 1)]
+        shards: u64,
         inputs: Vec<PathBuf>,
     },
     /// Games, positions, results and labels of data files
@@ -175,10 +181,17 @@ fn main() -> Result<()> {
             games,
         } => import_games(size, Rule::from_bits(rule), &out, &games),
         Cmd::Relabel(a) => relabel(a),
-        Cmd::Merge { out, inputs } => {
+        Cmd::Merge {
+            out,
+            shard,
+            shards,
+            inputs,
+        } => {
+            check_shard(shard, shards)?;
             let games = load_all(&inputs)?;
-            write_all(&out, &games)?;
-            eprintln!("{} games to {}", games.len(), out.display());
+            let (from, to) = shard_block(games.len(), shard, shards);
+            write_all(&out, &games[from..to])?;
+            eprintln!("{} games to {}", to - from, out.display());
             Ok(())
         }
         Cmd::Stats { inputs } => {
