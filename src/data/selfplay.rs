@@ -31,6 +31,10 @@ pub struct SelfPlayOptions {
     /// to a stone with this probability (in 1/1000), else the search's move.
     pub random_plies: usize,
     pub random_permille: u32,
+    /// A random ply is one of the `random_top` first candidates of the static ordering
+    /// other than the search's move (the siblings a search weighs), or with 0 any square
+    /// next to a stone.
+    pub random_top: usize,
     pub hash_bytes: usize,
     /// The network the games are searched with (`Searcher::set_network`; freestyle
     /// only), or `None` for the classical evaluation alone.
@@ -50,6 +54,7 @@ impl Default for SelfPlayOptions {
             balance_nodes: 5_000,
             random_plies: 10,
             random_permille: 100,
+            random_top: 0,
             hash_bytes: 8 << 20,
             network: None,
         }
@@ -108,7 +113,11 @@ pub fn play_game(
         let after_opening = plies.len() - opening.len();
         let random =
             after_opening < opts.random_plies && rng.below(1000) < opts.random_permille as u64;
-        let mv = match random.then(|| random_near(&board, &mut rng)).flatten() {
+        let stray = || match opts.random_top {
+            0 => random_near(&board, &mut rng),
+            k => random_sibling(&board, result.best, k, &mut rng),
+        };
+        let mv = match random.then(stray).flatten() {
             Some(m) => m,
             None => result.best,
         };
@@ -196,6 +205,16 @@ fn random_near(board: &Board, rng: &mut SplitMix64) -> Option<Move> {
     (!near.is_empty()).then(|| near[rng.below(near.len() as u64) as usize])
 }
 
+/// One of the `k` first candidates of the static ordering other than `best`, if any.
+fn random_sibling(board: &Board, best: Move, k: usize, rng: &mut SplitMix64) -> Option<Move> {
+    let others: Vec<Move> = crate::search::probe::ordered_candidates(board, k + 1)
+        .into_iter()
+        .filter(|&m| m != best)
+        .take(k)
+        .collect();
+    (!others.is_empty()).then(|| others[rng.below(others.len() as u64) as usize])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +249,38 @@ mod tests {
         let squares: Vec<u16> = stones.iter().map(|&m| square(&opts, m)).collect();
         let recorded: Vec<u16> = g.plies[..g.opening as usize].iter().map(|p| p.mv).collect();
         assert_eq!(squares, recorded);
+    }
+
+    /// Straying onto siblings all game long: every ply after the opening that is not the
+    /// search's move is one of the static ordering's first candidates in its position.
+    #[test]
+    fn stray_plies_are_siblings_of_the_searched_move() {
+        let opts = SelfPlayOptions {
+            random_plies: 1_000,
+            random_permille: 500,
+            random_top: 3,
+            ..SelfPlayOptions::tiny(200)
+        };
+        let mut s = Searcher::new(opts.hash_bytes);
+        let (mut strays, mut plies) = (0, 0);
+        for index in 0..3 {
+            let g = play_game(&mut s, &opts, 7, index);
+            g.validate().unwrap();
+            let mut board = Board::new(9, 9, Rule::Freestyle);
+            for (i, p) in g.plies.iter().enumerate() {
+                let m = Move::from_xy(g.xy(p.mv).0, g.xy(p.mv).1);
+                if i >= g.opening as usize {
+                    plies += 1;
+                    if p.mv != p.best {
+                        strays += 1;
+                        let first = crate::search::probe::ordered_candidates(&board, 4);
+                        assert!(first.contains(&m), "ply {i} of game {index}");
+                    }
+                }
+                board.make(m);
+            }
+        }
+        // About half the plies stray (less where the ordering offers the best move alone).
+        assert!(strays * 5 > plies && strays < plies, "{strays} of {plies}");
     }
 }

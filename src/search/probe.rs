@@ -27,12 +27,14 @@ pub struct Ranks {
     pub quiet_node: bool,
 }
 
-/// The static evaluations of a position, side to move's view: classical (engine units)
-/// and the network's value (engine units, `score_of`).
+/// The static evaluations of a position, side to move's view: classical (engine units),
+/// the network's value (engine units, `score_of`) and the two blended as the search's
+/// static evaluation blends them (`Position::static_eval`).
 #[derive(Clone, Copy, Debug)]
 pub struct Evals {
     pub classical: i32,
     pub network: i32,
+    pub blend: i32,
 }
 
 /// Ranks of `target` in `board`'s generated moves (no history, no killers, no hash move).
@@ -74,13 +76,26 @@ pub fn ranks(board: &Board, model: &'static QuantModel, target: Move) -> Option<
     })
 }
 
+/// The side to move's `k` first candidates under the classical static ordering (no
+/// history, killers or hash move), best first: the moves a search tries early at a node,
+/// which self-play can stray onto (`SelfPlayOptions::random_top`).
+pub fn ordered_candidates(board: &Board, k: usize) -> Vec<Move> {
+    let pos = Position::new(board);
+    let mut list = MoveList::new();
+    let history = vec![0; crate::game::CELLS];
+    movegen::generate(&pos, movegen::mode(&pos), &history, &mut list);
+    (0..list.len().min(k)).map(|i| list.pick(i)).collect()
+}
+
 /// Both static evaluations of `board` for its side to move.
 pub fn evals(board: &Board, model: &'static QuantModel) -> Evals {
-    let pos = Position::new(board);
+    let mut pos = Position::with_network(board, Some(model));
     let mut nn = NnEval::new(model, board);
+    let us = pos.side();
     Evals {
-        classical: pos.eval.evaluate(pos.side()),
+        classical: pos.eval.evaluate(us),
         network: nn.score(board),
+        blend: pos.static_eval(us),
     }
 }
 
@@ -104,10 +119,22 @@ mod tests {
         assert!(!block.quiet_node, "an open three restricts the moves");
         assert!(block.of.iter().all(|&r| r <= 3.0), "{block:?}");
         assert!(ranks(&b, freestyle(), Move::from_xy(0, 0)).is_none());
+        // The static ordering's candidates answer the three: the first k are the first k.
+        let all = ordered_candidates(&b, 500);
+        assert!(
+            all.len() >= 2 && all.contains(&Move::from_xy(5, 7)),
+            "{all:?}"
+        );
+        assert!(!all.contains(&Move::from_xy(0, 0)));
+        assert_eq!(ordered_candidates(&b, 1), all[..1]);
         let e = evals(&b, freestyle());
         assert!(
-            e.classical < 0 && e.network < 0,
+            e.classical < 0 && e.network < 0 && e.blend < 0,
             "White to move is worse: {e:?}"
         );
+        // The blend lies between the classical score and the value in classical units.
+        let value = e.network * 230 / 100;
+        let (lo, hi) = (e.classical.min(value), e.classical.max(value));
+        assert!(lo < hi && (lo..=hi).contains(&e.blend), "{e:?}");
     }
 }

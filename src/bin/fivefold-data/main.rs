@@ -110,6 +110,13 @@ struct GenArgs {
     /// Probability (in 1/1000) of a random square next to a stone in the first plies
     #[arg(long, default_value_t = 100)]
     random_permille: u32,
+    /// How many plies after the opening may be random
+    #[arg(long, default_value_t = 10)]
+    random_plies: usize,
+    /// A random ply is one of this many first candidates of the static move ordering
+    /// other than the search's move (0: any square next to a stone)
+    #[arg(long, default_value_t = 0)]
+    random_top: usize,
     #[command(flatten)]
     network: NetworkArgs,
     #[arg(long)]
@@ -252,6 +259,8 @@ fn gen(a: GenArgs) -> Result<()> {
         rule: Rule::from_bits(a.rule),
         nodes: a.nodes,
         random_permille: a.random_permille,
+        random_plies: a.random_plies,
+        random_top: a.random_top,
         network: a.network.model()?,
         ..SelfPlayOptions::default()
     };

@@ -84,7 +84,7 @@ fn best_scale(points: &[(i32, f64)]) -> (f64, f64) {
 
 pub fn report(games: &[GameRecord], model: &'static QuantModel) -> String {
     let (mut all, mut quiet) = (Tally::default(), Tally::default());
-    let (mut classical, mut network) = (Vec::new(), Vec::new());
+    let (mut classical, mut network, mut blend) = (Vec::new(), Vec::new(), Vec::new());
     for g in games
         .iter()
         .filter(|g| Rule::from_bits(g.rule as i64) == Rule::Freestyle)
@@ -103,6 +103,7 @@ pub fn report(games: &[GameRecord], model: &'static QuantModel) -> String {
                 let result = result_for(g.outcome, black);
                 classical.push((e.classical, result));
                 network.push((e.network, result));
+                blend.push((e.blend, result));
             }
             let (x, y) = g.xy(ply.mv);
             board.make(Move::from_xy(x, y));
@@ -129,6 +130,12 @@ pub fn report(games: &[GameRecord], model: &'static QuantModel) -> String {
         out,
         "  network value:        {:.4} at its own scale 400",
         log_loss(&network, 400.0)
+    );
+    let (bs, bl) = best_scale(&blend);
+    let _ = writeln!(
+        out,
+        "  the search's blend:   {bl:.4} at its best scale {bs:.0}, {:.4} at 919",
+        log_loss(&blend, 919.0)
     );
     out
 }
