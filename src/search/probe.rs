@@ -39,11 +39,7 @@ pub struct Evals {
 
 /// Ranks of `target` in `board`'s generated moves (no history, no killers, no hash move).
 pub fn ranks(board: &Board, model: &'static QuantModel, target: Move) -> Option<Ranks> {
-    let pos = Position::new(board);
-    let mode = movegen::mode(&pos);
-    let mut list = MoveList::new();
-    let history = vec![0; crate::game::CELLS];
-    movegen::generate(&pos, mode, &history, &mut list);
+    let (pos, mode, list) = static_moves(board);
     let mut nn = NnEval::new(model, board);
     nn.compute(board);
     let us = pos.side();
@@ -80,11 +76,19 @@ pub fn ranks(board: &Board, model: &'static QuantModel, target: Move) -> Option<
 /// history, killers or hash move), best first: the moves a search tries early at a node,
 /// which self-play can stray onto (`SelfPlayOptions::random_top`).
 pub fn ordered_candidates(board: &Board, k: usize) -> Vec<Move> {
+    let (_, _, mut list) = static_moves(board);
+    (0..list.len().min(k)).map(|i| list.pick(i)).collect()
+}
+
+/// `board`'s position, its node mode and its generated moves with their static scores
+/// (no history, killers or hash move).
+fn static_moves(board: &Board) -> (Position, movegen::Mode, MoveList) {
     let pos = Position::new(board);
+    let mode = movegen::mode(&pos);
     let mut list = MoveList::new();
     let history = vec![0; crate::game::CELLS];
-    movegen::generate(&pos, movegen::mode(&pos), &history, &mut list);
-    (0..list.len().min(k)).map(|i| list.pick(i)).collect()
+    movegen::generate(&pos, mode, &history, &mut list);
+    (pos, mode, list)
 }
 
 /// Both static evaluations of `board` for its side to move.
