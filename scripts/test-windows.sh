@@ -125,7 +125,12 @@ read_reply() {
 }
 stop_brain() { # side
     local side=$1 pid=${BRAIN_PID[$1]} i
-    send "$side" END 2>/dev/null || true
+    # A brain that died has no reader on its pipe: ignore SIGPIPE for this one write, or
+    # it would end the script before the checks after it run.
+    (
+        trap '' PIPE
+        send "$side" END
+    ) 2>/dev/null || true
     exec {BRAIN_IN[$side]}>&-
     for i in $(seq 1 30); do
         kill -0 "$pid" 2>/dev/null || break
@@ -177,7 +182,9 @@ done
 start_brain S env FIVEFOLD_CPU=baseline wine "$DIST/${BIN}64.exe"
 send S "START $BOARD"
 send S "BEGIN"
-if read_reply S 10000 && [[ ${REPLY_LINE^^} == OK* ]] && read_reply S 5000 &&
+# The relay starts a second process under wine before it answers: 30 s, not 10 (CI once
+# saw no START reply within 10 s on a loaded machine; session 49).
+if read_reply S 30000 && [[ ${REPLY_LINE^^} == OK* ]] && read_reply S 10000 &&
     [[ $REPLY_LINE =~ ^[0-9]+,[0-9]+$ ]]; then
     # Killing the exe the manager started must not leave the baseline child running. (No
     # stop_brain after this: writing END into the dead pipe would SIGPIPE this script.)
