@@ -186,11 +186,10 @@ send S "BEGIN"
 # saw no START reply within 10 s on a loaded machine; session 49).
 if read_reply S 30000 && [[ ${REPLY_LINE^^} == OK* ]] && read_reply S 10000 &&
     [[ $REPLY_LINE =~ ^[0-9]+,[0-9]+$ ]]; then
-    # Killing the exe the manager started must not leave the baseline child running. (No
-    # stop_brain after this: writing END into the dead pipe would SIGPIPE this script.)
+    # Killing the exe the manager started must not leave the baseline child running
+    # (stop_brain then finds it dead; its END write is safe on the dead pipe).
     kill -9 "${BRAIN_PID[S]}" 2>/dev/null || true
-    wait "${BRAIN_PID[S]}" 2>/dev/null || true
-    exec {BRAIN_IN[S]}>&- {BRAIN_OUT[S]}<&-
+    stop_brain S
     sleep 2
     if pgrep -f "dist.${BIN}\.exe" >/dev/null; then
         fail "CPU guard: ${BIN}.exe still runs after its parent ${BIN}64.exe was killed"
