@@ -205,6 +205,101 @@ fn a_relabelling_campaign_in_shards_keeps_the_games_and_their_order() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `relabel --engine`: another brain (here our own binary) labels every ply over the
+/// protocol; moves and results stay, and the labels are that brain's.
+#[test]
+fn an_engine_given_as_a_command_line_relabels_a_campaign() {
+    let dir = std::env::temp_dir().join(format!("fivefold-engine-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let campaign = dir.join("campaign.ffd");
+    let status = Command::new(fivefold_data())
+        .args([
+            "gen", "--games", "3", "--seed", "5", "--size", "9", "--nodes", "300",
+        ])
+        .arg("--out")
+        .arg(&campaign)
+        .status()
+        .expect("fivefold-data runs");
+    assert!(status.success());
+    let out = dir.join("relabelled.ffd");
+    let engine = env!("CARGO_BIN_EXE_pbrain-fivefold");
+    let run = Command::new(fivefold_data())
+        .args([
+            "relabel",
+            "--nodes",
+            "3000",
+            "--engine-scale",
+            "1",
+            "--engine",
+            engine,
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg(&campaign)
+        .output()
+        .expect("fivefold-data runs");
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{log}");
+    assert!(log.contains("plies labelled by the engine"), "{log}");
+    let parse = |bytes: &[u8]| fivefold::data::format::parse_games(bytes).expect("valid data");
+    let before = parse(&std::fs::read(&campaign).expect("campaign file"));
+    // The same games and results, every ply after the opening labelled; how many labels
+    // differ from the campaign's own.
+    let changed = |after: &[fivefold::data::GameRecord]| {
+        assert_eq!(before.len(), after.len());
+        let mut changed = 0;
+        for (old, new) in before.iter().zip(after) {
+            assert_eq!((old.outcome, old.opening), (new.outcome, new.opening));
+            for (p, q) in old.plies.iter().zip(&new.plies) {
+                assert_eq!(p.mv, q.mv);
+            }
+            for q in &new.plies[new.opening as usize..] {
+                assert!(q.is_labelled());
+            }
+            changed += old
+                .plies
+                .iter()
+                .zip(&new.plies)
+                .filter(|(p, q)| (p.best, p.score) != (q.best, q.score))
+                .count();
+        }
+        changed
+    };
+    let after = parse(&std::fs::read(&out).expect("relabelled file"));
+    assert!(changed(&after) > 0, "the engine changed no label");
+
+    // The cluster script's ENGINE runs the same (one shard of one; the engine's hash
+    // table grows on a thread of its own, so its labels need not repeat exactly).
+    let script = cluster_script(
+        "relabel-shard.sh",
+        &dir.join("cluster"),
+        &[
+            ("SHARD", "0"),
+            ("SHARDS", "1"),
+            ("IN", campaign.to_str().expect("utf-8 path")),
+            ("NODES", "3000"),
+            ("ENGINE", engine),
+            ("ENGINE_SCALE", "1"),
+        ],
+        "relabel-00000.ffd",
+    );
+    assert!(
+        changed(&parse(&script)) > 0,
+        "the script's engine changed no label"
+    );
+
+    // An engine that is not there is an error, not a hang.
+    let status = Command::new(fivefold_data())
+        .args(["relabel", "--engine", "/nonexistent/brain", "--out"])
+        .arg(dir.join("x.ffd"))
+        .arg(&campaign)
+        .status()
+        .expect("fivefold-data runs");
+    assert!(!status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_bad_shard_index_or_a_corrupt_file_is_an_error() {
     let out = Command::new(fivefold_data())

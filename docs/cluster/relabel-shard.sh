@@ -36,11 +36,17 @@ case "$NN" in
     1) nn_flags=(--nn) ;;
     *) nn_flags=(--nn-file "$NN") ;;
 esac
+# ENGINE="command line": labels from that Gomocup brain at NODES (INFO max_node) instead
+# of our own search; ENGINE_SCALE: its evaluation units in ours (default 2, Rapfi's).
+engine_flags=()
+if [ -n "${ENGINE:-}" ]; then
+    engine_flags=(--engine "$ENGINE" --engine-scale "${ENGINE_SCALE:-2}")
+fi
 read -r -a inputs <<< "$IN"
 
 mkdir -p "$OUT"
 final="$OUT/relabel-$(printf %05d "$SHARD").ffd"
 # Written under a temporary name and renamed, so a killed task leaves no partial shard.
 "$DATA_BIN" relabel --shard "$SHARD" --shards "$SHARDS" --nodes "$NODES" "${nn_flags[@]}" \
-    --out "$final.part" "${inputs[@]}"
+    "${engine_flags[@]}" --out "$final.part" "${inputs[@]}"
 mv "$final.part" "$final"

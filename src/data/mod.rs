@@ -2,6 +2,7 @@
 //! labelled by the search (`selfplay`), arena games and relabelling (`import`), and campaigns split into deterministic shards
 //! (`shard`). The `fivefold-data` tool is the command line over this module.
 
+pub mod external;
 pub mod format;
 pub mod import;
 pub mod rng;

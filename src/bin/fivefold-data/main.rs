@@ -7,6 +7,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use fivefold::data::external::EngineLabeller;
 use fivefold::data::format::{parse_games, write_game, write_header, GameRecord, Outcome};
 use fivefold::data::{import, play_shard, SelfPlayOptions};
 use fivefold::game::Rule;
@@ -170,6 +171,15 @@ struct RelabelArgs {
     shards: u64,
     #[command(flatten)]
     network: NetworkArgs,
+    /// Label with this Gomocup brain (a command line) at `--nodes` (`INFO max_node`)
+    /// instead of our own search: its move and the evaluation of its last `MESSAGE ...
+    /// Eval X` line
+    #[arg(long)]
+    engine: Option<String>,
+    /// The engine's evaluation units in ours (default 2: Rapfi's win rate is
+    /// sigmoid(eval / 200), ours sigmoid(score / 400))
+    #[arg(long, default_value_t = 2.0)]
+    engine_scale: f64,
     #[arg(long)]
     out: PathBuf,
     /// Data files, read as one campaign in this order
@@ -322,8 +332,17 @@ fn relabel(a: RelabelArgs) -> Result<()> {
     let (from, to) = shard_block(games.len(), a.shard, a.shards);
     let block = &mut games[from..to];
     let started = Instant::now();
+    let mut engine = match &a.engine {
+        Some(cmd) => Some(EngineLabeller::spawn(cmd, a.nodes, a.engine_scale)?),
+        None => None,
+    };
     for (i, g) in block.iter_mut().enumerate() {
-        import::relabel(g, &mut searcher, a.nodes);
+        match &mut engine {
+            Some(e) => e
+                .relabel(g)
+                .with_context(|| format!("game {} of the block", i + 1))?,
+            None => import::relabel(g, &mut searcher, a.nodes),
+        }
         if (i + 1).is_multiple_of(10) {
             eprintln!(
                 "{} of {} games relabelled, {:.0} s",
@@ -332,6 +351,12 @@ fn relabel(a: RelabelArgs) -> Result<()> {
                 started.elapsed().as_secs_f64()
             );
         }
+    }
+    if let Some(e) = &engine {
+        eprintln!(
+            "{} plies labelled by the engine, {} kept their labels (played without an evaluation)",
+            e.labelled, e.kept
+        );
     }
     write_all(&a.out, block)
 }
