@@ -132,21 +132,28 @@ fn relabel_shard(input: &Path, out: &Path, env: &[(&str, &str)], index: &str) ->
     )
 }
 
-#[test]
-fn a_relabelling_campaign_in_shards_keeps_the_games_and_their_order() {
-    let dir = std::env::temp_dir().join(format!("fivefold-relabel-{}", std::process::id()));
+/// A fresh folder `name-<pid>` holding `campaign.ffd`: `games` games of seed `seed` on
+/// 9x9 at 300 nodes a move.
+fn small_campaign(name: &str, games: &str, seed: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let campaign = dir.join("campaign.ffd");
     let status = Command::new(fivefold_data())
         .args([
-            "gen", "--games", "5", "--seed", "3", "--size", "9", "--nodes", "300",
+            "gen", "--games", games, "--seed", seed, "--size", "9", "--nodes", "300",
         ])
         .arg("--out")
         .arg(&campaign)
         .status()
         .expect("fivefold-data runs");
     assert!(status.success());
+    (dir, campaign)
+}
+
+#[test]
+fn a_relabelling_campaign_in_shards_keeps_the_games_and_their_order() {
+    let (dir, campaign) = small_campaign("fivefold-relabel", "5", "3");
     let slurm = relabel_shard(
         &campaign,
         &dir.join("two"),
@@ -209,19 +216,7 @@ fn a_relabelling_campaign_in_shards_keeps_the_games_and_their_order() {
 /// protocol; moves and results stay, and the labels are that brain's.
 #[test]
 fn an_engine_given_as_a_command_line_relabels_a_campaign() {
-    let dir = std::env::temp_dir().join(format!("fivefold-engine-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let campaign = dir.join("campaign.ffd");
-    let status = Command::new(fivefold_data())
-        .args([
-            "gen", "--games", "3", "--seed", "5", "--size", "9", "--nodes", "300",
-        ])
-        .arg("--out")
-        .arg(&campaign)
-        .status()
-        .expect("fivefold-data runs");
-    assert!(status.success());
+    let (dir, campaign) = small_campaign("fivefold-engine", "3", "5");
     let out = dir.join("relabelled.ffd");
     let engine = env!("CARGO_BIN_EXE_pbrain-fivefold");
     let run = Command::new(fivefold_data())
