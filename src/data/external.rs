@@ -127,26 +127,10 @@ impl EngineLabeller {
         Ok(())
     }
 
-    /// Waits until the engine takes commands again. Rapfi prints its move before it
-    /// leaves its thinking state and drops a command that arrives in between (a `BOARD`
-    /// lost so made the board lines commands): `ABOUT` is repeated until it is answered.
-    fn settle(&mut self) -> Result<()> {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < deadline {
-            self.brain.send("ABOUT")?;
-            if let Some(out) = self.brain.recv(Duration::from_millis(50)) {
-                return match out {
-                    Output::Line(_) => Ok(()),
-                    Output::Closed => bail!("the engine closed its output"),
-                };
-            }
-        }
-        bail!("the engine did not answer ABOUT after its move")
-    }
-
     /// The engine's move and evaluation for the position before ply `i` (its side to move
     /// is the engine's: `BOARD` field 1).
     fn ask(&mut self, g: &GameRecord, i: usize) -> Result<(u16, Option<Eval>)> {
+        wait_idle(&mut self.brain)?;
         self.brain.send("BOARD")?;
         for (k, p) in g.plies[..i].iter().enumerate() {
             let (x, y) = g.xy(p.mv);
@@ -156,25 +140,51 @@ impl EngineLabeller {
         }
         self.brain.send("DONE")?;
         let deadline = Instant::now() + Duration::from_secs(120);
-        let mut eval = None;
+        let ((x, y), eval) =
+            move_and_eval(&mut self.brain, deadline).with_context(|| format!("ply {i}"))?;
+        if x < 0 || y < 0 || x >= g.width as i64 || y >= g.height as i64 {
+            bail!("ply {i}: move {x},{y} off the board");
+        }
+        Ok((g.square(x as usize, y as usize), eval))
+    }
+}
+
+/// Waits until a brain takes commands again. Rapfi prints its move a moment before it
+/// leaves its thinking state and drops a command that arrives in between (a `BOARD` lost
+/// so turned the board's lines into unknown commands): `ABOUT` is sent until answered.
+pub fn wait_idle(brain: &mut Brain) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        brain.send("ABOUT")?;
+        let answer = Instant::now() + Duration::from_millis(50);
         loop {
-            let l = self.line(deadline)?;
-            if let Some(msg) = l.strip_prefix("MESSAGE") {
-                if let Some(e) = parse_eval(msg) {
-                    eval = Some(e);
-                }
-                continue;
+            match brain.recv_until(answer) {
+                Some(Output::Line(l)) if l.starts_with("name=") => return Ok(()),
+                Some(Output::Line(_)) => {}
+                Some(Output::Closed) => bail!("the engine closed its output"),
+                None => break,
             }
-            if l.starts_with("ERROR") || l.starts_with("UNKNOWN") {
-                bail!("ply {i}: {l}");
-            }
-            if let Some((x, y)) = parse_move(&l) {
-                if x < 0 || y < 0 || x >= g.width as i64 || y >= g.height as i64 {
-                    bail!("ply {i}: move {x},{y} off the board");
-                }
-                self.settle()?;
-                return Ok((g.square(x as usize, y as usize), eval));
-            }
+        }
+    }
+    bail!("the engine did not answer ABOUT")
+}
+
+/// Reads a brain's lines up to its move: the move and the last evaluation its `MESSAGE`
+/// lines gave before it (`None`: it moved without one).
+pub fn move_and_eval(brain: &mut Brain, deadline: Instant) -> Result<((i64, i64), Option<Eval>)> {
+    let mut eval = None;
+    loop {
+        let l = match brain.recv_until(deadline) {
+            Some(Output::Line(l)) => l,
+            Some(Output::Closed) => bail!("the engine closed its output"),
+            None => bail!("the engine did not answer in time"),
+        };
+        if let Some(msg) = l.strip_prefix("MESSAGE") {
+            eval = parse_eval(msg).or(eval);
+        } else if l.starts_with("ERROR") || l.starts_with("UNKNOWN") {
+            bail!("{l}");
+        } else if let Some(xy) = parse_move(&l) {
+            return Ok((xy, eval));
         }
     }
 }
@@ -185,34 +195,29 @@ mod tests {
 
     #[test]
     fn evaluations_parse_as_rapfi_prints_them() {
-        let line = " Speed 802K | Depth 27-9 | Eval +M13 | Node 649K | Time 809ms";
-        assert_eq!(parse_eval(line), Some(Eval::Mate(13)));
-        assert_eq!(
-            parse_eval(" Depth 12-20 | Eval -M4 | Time 5ms | H8"),
-            Some(Eval::Mate(-4))
-        );
-        assert_eq!(
-            parse_eval(" depth 9-14 ev 125 n 3000"),
-            Some(Eval::Units(125.0))
-        );
-        assert_eq!(
-            parse_eval(" Depth 3-5 | Eval -37 | x"),
-            Some(Eval::Units(-37.0))
-        );
-        assert_eq!(
-            parse_eval(" depth 10 score win13 nodes 30254 pv 7,9"),
-            Some(Eval::Mate(13))
-        );
-        assert_eq!(
-            parse_eval(" depth 4 score loss6 nodes 9"),
-            Some(Eval::Mate(-6))
-        );
-        assert_eq!(
-            parse_eval(" depth 8 score -310 nodes 10818"),
-            Some(Eval::Units(-310.0))
-        );
-        assert_eq!(parse_eval(" hello"), None);
-        assert_eq!(parse_eval(" Eval nonsense"), None);
+        let cases = [
+            (
+                " Speed 802K | Depth 27-9 | Eval +M13 | Node 649K | Time 809ms",
+                Some(Eval::Mate(13)),
+            ),
+            (
+                " Depth 12-20 | Eval -M4 | Time 5ms | H8",
+                Some(Eval::Mate(-4)),
+            ),
+            (" depth 9-14 ev 125 n 3000", Some(Eval::Units(125.0))),
+            (" Depth 3-5 | Eval -37 | x", Some(Eval::Units(-37.0))),
+            (
+                " depth 10 score win13 nodes 30254 pv 7,9",
+                Some(Eval::Mate(13)),
+            ),
+            (" depth 4 score loss6 nodes 9", Some(Eval::Mate(-6))),
+            (" depth 8 score -310 nodes 10818", Some(Eval::Units(-310.0))),
+            (" hello", None),
+            (" Eval nonsense", None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(parse_eval(line), want, "{line}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! so before each position `ABOUT` is sent until it is answered.
 
 use anyhow::{bail, Result};
+use fivefold::data::external::{self, Eval};
 use fivefold::driver::{Brain, Output};
 use std::time::{Duration, Instant};
 
@@ -98,7 +99,7 @@ impl<'a> Labeller<'a> {
         let mut parts = position.split_whitespace();
         let size: usize = parts.next()?.parse().ok()?;
         let moves: Vec<&str> = parts.collect();
-        self.wait_idle()?;
+        external::wait_idle(&mut self.brain).ok()?;
         if self.size != Some(size) {
             self.brain.send(&format!("START {size}")).ok()?;
             self.expect(|l| l == "OK", Duration::from_secs(10))?;
@@ -122,33 +123,9 @@ impl<'a> Labeller<'a> {
             self.brain.send(&format!("{m},{own}")).ok()?;
         }
         self.brain.send("DONE").ok()?;
-        let mut eval = None;
         let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let Output::Line(line) = self.brain.recv_until(deadline)? else {
-                return None;
-            };
-            if let Some(v) = parse_eval(&line) {
-                eval = Some(v);
-            }
-            if fivefold::driver::parse_move(&line).is_some() {
-                return Some(eval);
-            }
-        }
-    }
-
-    /// Sends `ABOUT` until the brain answers it.
-    fn wait_idle(&mut self) -> Option<()> {
-        for _ in 0..100 {
-            self.brain.send("ABOUT").ok()?;
-            if self
-                .expect(|l| l.starts_with("name="), Duration::from_millis(50))
-                .is_some()
-            {
-                return Some(());
-            }
-        }
-        None
+        let (_, eval) = external::move_and_eval(&mut self.brain, deadline).ok()?;
+        Some(eval.map(units))
     }
 
     /// Reads lines until one satisfies `want`; `None` on a timeout or the end of output.
@@ -167,17 +144,13 @@ impl<'a> Labeller<'a> {
 /// Mates count as this many evaluation units, less the distance.
 const MATE: f64 = 30_000.0;
 
-/// The value after `Eval ` in a line: an integer, or `+Mn` / `-Mn`.
-pub fn parse_eval(line: &str) -> Option<f64> {
-    let at = line.find("Eval ")? + 5;
-    let token = line[at..].split_whitespace().next()?;
-    if let Some(n) = token.strip_prefix("+M") {
-        return Some(MATE - n.parse::<f64>().ok()?);
+/// An evaluation in these units: mates as `MATE` less the distance.
+fn units(e: Eval) -> f64 {
+    match e {
+        Eval::Mate(n) if n >= 0 => MATE - n as f64,
+        Eval::Mate(n) => -MATE - n as f64,
+        Eval::Units(v) => v,
     }
-    if let Some(n) = token.strip_prefix("-M") {
-        return Some(-MATE + n.parse::<f64>().ok()?);
-    }
-    token.parse::<i64>().ok().map(|v| v as f64)
 }
 
 fn sigmoid(z: f64) -> f64 {
@@ -190,6 +163,7 @@ mod tests {
 
     #[test]
     fn evaluations_are_read_from_message_lines() {
+        let parse_eval = |line: &str| external::parse_eval(line).map(units);
         let line = "MESSAGE Speed 574K | Depth 8-16 | Eval -345 | Node 1149 | Time 2ms";
         assert_eq!(parse_eval(line), Some(-345.0));
         assert_eq!(
