@@ -37,10 +37,10 @@ case "$NN" in
     *) nn_flags=(--nn-file "$NN") ;;
 esac
 # ENGINE="command line": labels from that Gomocup brain at NODES (INFO max_node) instead
-# of our own search; ENGINE_SCALE: its evaluation units in ours (default 2, Rapfi's).
+# of our own search; ENGINE_SCALE: its evaluation units in ours (default 1.6, Rapfi's).
 engine_flags=()
 if [ -n "${ENGINE:-}" ]; then
-    engine_flags=(--engine "$ENGINE" --engine-scale "${ENGINE_SCALE:-2}")
+    engine_flags=(--engine "$ENGINE" --engine-scale "${ENGINE_SCALE:-1.6}")
 fi
 read -r -a inputs <<< "$IN"
 

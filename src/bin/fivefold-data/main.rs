@@ -176,9 +176,9 @@ struct RelabelArgs {
     /// Eval X` line
     #[arg(long)]
     engine: Option<String>,
-    /// The engine's evaluation units in ours (default 2: Rapfi's win rate is
-    /// sigmoid(eval / 200), ours sigmoid(score / 400))
-    #[arg(long, default_value_t = 2.0)]
+    /// The engine's evaluation units in ours (default 1.6: Rapfi's classical model's win
+    /// rate is sigmoid(eval / 250), ours sigmoid(score / 400), as docs/tuning.md says)
+    #[arg(long, default_value_t = 1.6)]
     engine_scale: f64,
     #[arg(long)]
     out: PathBuf,
