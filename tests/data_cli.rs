@@ -359,3 +359,77 @@ fn openings_are_balanced_stone_lists_that_repeat_from_their_seed() {
     assert_ne!(run("6"), text);
     let _ = std::fs::remove_file(&path);
 }
+
+/// Runs the built-in network's recipe (`src/eval/nn/weights/reproduce-netd.sh`) small:
+/// 4 games in 2 shards at 300 nodes a move, one epoch, from the built-in network.
+/// Returns whether it succeeded and the hash it printed.
+fn netd_recipe(work: &Path, expect: &str) -> (bool, Option<String>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("bash")
+        .arg(root.join("src/eval/nn/weights/reproduce-netd.sh"))
+        .arg(work)
+        .env("FIVEFOLD_DATA", fivefold_data())
+        .env("FIVEFOLD_TRAIN", env!("CARGO_BIN_EXE_fivefold-train"))
+        .env("INIT", root.join("src/eval/nn/weights/freestyle.q"))
+        .envs([("GAMES", "4"), ("SHARDS", "2"), ("NODES", "300")])
+        .envs([("EPOCHS", "1"), ("EXPECT", expect)])
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let hash = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("netD.q sha256 "))
+        .map(str::to_string);
+    (out.status.success(), hash)
+}
+
+#[test]
+fn the_built_in_networks_recipe_repeats_and_its_network_plays() {
+    let dir = std::env::temp_dir().join(format!("fivefold-netd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, first) = netd_recipe(&dir.join("a"), "");
+    let first = first
+        .filter(|_| ok)
+        .expect("the recipe runs and prints its hash");
+    assert_eq!(first.len(), 64);
+    for k in 0..2 {
+        assert!(dir.join(format!("a/campaign/shard-0000{k}.ffd")).exists());
+    }
+    // A second run in a fresh folder makes the same file, and the check passes.
+    let (ok, second) = netd_recipe(&dir.join("b"), &first);
+    assert!(ok, "the check failed on a second run");
+    assert_eq!(second.as_deref(), Some(first.as_str()));
+    // Against another hash it fails (reusing the first run's shards).
+    let (ok, _) = netd_recipe(&dir.join("a"), &"0".repeat(64));
+    assert!(!ok, "a wrong expected hash must fail the recipe");
+    // The engine plays with the network the recipe made.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .arg("--nn-file")
+        .arg(dir.join("a/netD.q"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("pbrain-fivefold runs");
+    use std::io::{BufRead, Write};
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    stdin
+        .write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\n")
+        .expect("write");
+    let mut answers = stdout
+        .lines()
+        .map_while(Result::ok)
+        .filter(|l| !l.starts_with("MESSAGE"));
+    assert_eq!(answers.next().as_deref(), Some("OK"));
+    let mv = answers.next().unwrap_or_default();
+    let on_board = |s: &str| s.parse::<u32>().is_ok_and(|v| v < 15);
+    let played = mv.split_once(',');
+    assert!(
+        played.is_some_and(|(x, y)| on_board(x) && on_board(y)),
+        "{mv}"
+    );
+    stdin.write_all(b"END\n").expect("write");
+    drop(stdin);
+    assert!(child.wait().expect("pbrain-fivefold ends").success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
