@@ -403,33 +403,34 @@ fn the_built_in_networks_recipe_repeats_and_its_network_plays() {
     let (ok, _) = netd_recipe(&dir.join("a"), &"0".repeat(64));
     assert!(!ok, "a wrong expected hash must fail the recipe");
     // The engine plays with the network the recipe made.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .arg("--nn-file")
-        .arg(dir.join("a/netD.q"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("pbrain-fivefold runs");
-    use std::io::{BufRead, Write};
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
-    stdin
-        .write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\n")
-        .expect("write");
-    let mut answers = stdout
-        .lines()
-        .map_while(Result::ok)
-        .filter(|l| !l.starts_with("MESSAGE"));
-    assert_eq!(answers.next().as_deref(), Some("OK"));
-    let mv = answers.next().unwrap_or_default();
-    let on_board = |s: &str| s.parse::<u32>().is_ok_and(|v| v < 15);
-    let played = mv.split_once(',');
+    use fivefold::driver::{parse_move, Brain, Output};
+    let net = dir.join("a/netD.q");
+    let cmd = format!(
+        "'{}' --nn-file '{}'",
+        env!("CARGO_BIN_EXE_pbrain-fivefold"),
+        net.display()
+    );
+    let mut brain = Brain::spawn(&cmd, None).expect("pbrain-fivefold runs");
+    brain.send("INFO timeout_turn 300").expect("send");
+    let mut answer = |line: &str| {
+        brain.send(line).expect("send");
+        loop {
+            match brain.recv(std::time::Duration::from_secs(10)) {
+                Some(Output::Line(l)) if l.starts_with("MESSAGE") => continue,
+                Some(Output::Line(l)) => return l,
+                other => panic!("no answer to {line}: {other:?}"),
+            }
+        }
+    };
+    assert_eq!(answer("START 15"), "OK");
+    let mv = answer("BEGIN");
+    let on_board = |v: i64| (0..15).contains(&v);
     assert!(
-        played.is_some_and(|(x, y)| on_board(x) && on_board(y)),
+        parse_move(&mv).is_some_and(|(x, y)| on_board(x) && on_board(y)),
         "{mv}"
     );
-    stdin.write_all(b"END\n").expect("write");
-    drop(stdin);
-    assert!(child.wait().expect("pbrain-fivefold ends").success());
+    brain.send("END").expect("send");
+    let status = brain.exit_status(std::time::Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

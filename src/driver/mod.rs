@@ -166,13 +166,18 @@ impl Brain {
 
     /// Whether the process has exited, waiting up to `timeout` for it.
     pub fn wait_exit(&mut self, timeout: Duration) -> bool {
+        self.exit_status(timeout).is_some()
+    }
+
+    /// The process's exit status, waiting up to `timeout` for it (`None`: still running).
+    pub fn exit_status(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
             }
             if Instant::now() >= deadline {
-                return false;
+                return None;
             }
             thread::sleep(Duration::from_millis(5));
         }
