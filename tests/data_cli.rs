@@ -360,7 +360,7 @@ fn openings_are_balanced_stone_lists_that_repeat_from_their_seed() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// Runs the built-in network's recipe (`src/eval/nn/weights/reproduce-netd.sh`) small:
+/// Runs netD's recipe (`src/eval/nn/weights/reproduce-netd.sh`; netD was built in before netE) small:
 /// 4 games in 2 shards at 300 nodes a move, one epoch, from the built-in network.
 /// Returns whether it succeeded and the hash it printed.
 fn netd_recipe(work: &Path, expect: &str) -> (bool, Option<String>) {
