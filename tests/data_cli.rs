@@ -434,3 +434,59 @@ fn the_built_in_networks_recipe_repeats_and_its_network_plays() {
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs netE's recipe (`src/eval/nn/weights/reproduce.sh netE`) small: its four campaigns,
+/// two shards of two games each at 300 nodes a move, one epoch, the built-in network
+/// standing for every parent. Returns whether it succeeded and what it printed.
+fn nete_recipe(work: &Path, expect: &str) -> (bool, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("bash")
+        .arg(root.join("src/eval/nn/weights/reproduce.sh"))
+        .arg("netE")
+        .arg(work)
+        .env("FIVEFOLD_DATA", fivefold_data())
+        .env("FIVEFOLD_TRAIN", env!("CARGO_BIN_EXE_fivefold-train"))
+        .env("PARENT", root.join("src/eval/nn/weights/freestyle.q"))
+        .envs([("SMALL", "1"), ("EXPECT", expect)])
+        .output()
+        .expect("bash runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
+    let dir = std::env::temp_dir().join(format!("fivefold-nete-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, first) = nete_recipe(&dir.join("a"), "");
+    assert!(ok, "the recipe failed: {first}");
+    let hash = |text: &str, name: &str| {
+        let prefix = format!("{name} sha256 ");
+        let line = text.lines().find_map(|l| l.strip_prefix(&prefix));
+        line.map(str::to_string).unwrap_or_default()
+    };
+    let net = hash(&first, "netE.q");
+    assert_eq!(net.len(), 64, "{first}");
+    // Each campaign is the first two shards of its order (0 and 1), concatenated so.
+    for campaign in ["c5", "g2", "dA", "c20"] {
+        let folder = dir.join("a").join(campaign);
+        let mut joined = Vec::new();
+        for k in 0..2 {
+            let shard = folder.join(format!("shard-0000{k}.ffd"));
+            joined.extend(std::fs::read(&shard).expect("the shard exists"));
+        }
+        let file = std::fs::read(dir.join("a").join(format!("{campaign}.ffd"))).expect("ffd");
+        assert_eq!(file, joined, "{campaign}");
+        assert_eq!(hash(&first, &format!("{campaign}.ffd")).len(), 64);
+    }
+    // A second run in a fresh folder makes the same network, and the check passes.
+    let (ok, second) = nete_recipe(&dir.join("b"), &net);
+    assert!(ok, "the check failed on a second run: {second}");
+    assert_eq!(hash(&second, "netE.q"), net);
+    // Against another hash it fails (reusing the first run's shards).
+    let (ok, _) = nete_recipe(&dir.join("a"), &"0".repeat(64));
+    assert!(!ok, "a wrong expected hash must fail the recipe");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Makes a freestyle network again from its recipe (README.md here) and checks the result
+# byte for byte: its campaigns, each played by a parent network taken from the
+# repository's history, concatenated in the recipe's order, then one training run.
+#
+#   bash src/eval/nn/weights/reproduce.sh netE WORKDIR
+#
+# The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
+# Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
+# first (a Slurm job array per campaign, with the campaign's SEED, GAMES, NODES and NN as
+# this script passes them). SMALL=1 runs the recipe small (the first two shards of each
+# campaign, two games a shard, 300 nodes a move, one epoch; tests); the check then needs
+# EXPECT, and PARENT may name one network file to stand for every parent. FIVEFOLD_DATA and FIVEFOLD_TRAIN name the tools (default: target/release).
+# netD's own recipe, from netB, is reproduce-netd.sh.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: netE)}
+work=${2:?usage: reproduce.sh NET WORKDIR}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+DATA=${FIVEFOLD_DATA:-$root/target/release/fivefold-data}
+TRAIN=${FIVEFOLD_TRAIN:-$root/target/release/fivefold-train}
+JOBS=${JOBS:-2}
+SMALL=${SMALL:-}
+
+# parent NAME COMMIT: the built-in network of COMMIT (or the file PARENT names, for every
+# parent: tests), as WORKDIR/NAME.q.
+parent() {
+    if [ -n "${PARENT:-}" ]; then
+        cp "$PARENT" "$work/$1.q"
+    elif [ ! -s "$work/$1.q" ]; then
+        git -C "$root" show "$2:src/eval/nn/weights/freestyle.q" >"$work/$1.q.part"
+        mv "$work/$1.q.part" "$work/$1.q"
+    fi
+}
+
+# span "0..3 7 5": the shard numbers in order (0 1 2 3 7 5).
+span() {
+    local part
+    for part in $1; do
+        case "$part" in
+            *..*) seq "${part%..*}" "${part#*..}" ;;
+            *) echo "$part" ;;
+        esac
+    done
+}
+
+# campaign NAME PARENT SEED GAMES SHARDS NODES "ORDER": plays the shards ORDER names
+# (game i depends only on the seed and i) and concatenates them, in that order, into
+# WORKDIR/NAME.ffd.
+campaign() {
+    local name=$1 nn=$work/$2.q seed=$3 games=$4 shards=$5 nodes=$6 order
+    order=$(span "$7")
+    if [ -n "$SMALL" ]; then
+        games=$((shards * 2)) nodes=300 order=$(echo "$order" | head -n 2)
+    fi
+    echo "$order" | SEED=$seed SIZE=15 GAMES=$games SHARDS=$shards NODES=$nodes NN=$nn \
+        OUT=$work/$name FIVEFOLD_DATA=$DATA xargs -P "$JOBS" -I{} bash -c \
+        '[ -s "$OUT/shard-$(printf %05d {}).ffd" ] || SHARD={} bash "$0"' \
+        "$root/docs/cluster/gen-shard.sh"
+    local k
+    for k in $order; do cat "$work/$name/shard-$(printf %05d "$k").ffd"; done >"$work/$name.ffd"
+    echo "$name.ffd sha256 $(sha256sum "$work/$name.ffd" | cut -d' ' -f1)"
+}
+
+# train EPOCHS FILES...: the trainer with the recipe's fixed options (two threads: the
+# result depends on the thread count), writing WORKDIR/NET.q.
+train() {
+    local epochs=$1
+    shift
+    if [ -n "$SMALL" ]; then epochs=1; fi
+    "$TRAIN" "$@" --epochs "$epochs" --threads 2 --seed 1 --weight-decay 0.05 \
+        --shape-prior --out "$work/$net.bin" --quant-out "$work/$net.q" \
+        --loss-csv "$work/$net.csv"
+}
+
+case "$net" in
+    netE)
+        # netE, built in at ec5ba00: a fresh network on four campaigns (README.md here).
+        expect=2a128c8284b377f1ddf9f63e1d87918f46c3a3e3c745ec2485d9706af22c24d4
+        parent netB ff33754^
+        parent netD 8eb073d
+        campaign c5 netD 20261531 100000 400 5000 "0..266"
+        campaign g2 netB 20261301 20000 200 20000 "0..199"
+        campaign dA netD 20265101 40000 800 20000 "0..150 153 157 151 152 154..156 158..170"
+        campaign c20 netD 20261541 100000 400 20000 "0..85"
+        train 6 "$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd"
+        ;;
+    *)
+        echo "unknown network $net (known: netE)" >&2
+        exit 2
+        ;;
+esac
+
+if [ -n "$SMALL" ]; then expect=; fi
+EXPECT=${EXPECT:-$expect}
+got=$(sha256sum "$work/$net.q" | cut -d' ' -f1)
+echo "$net.q sha256 $got"
+if [ -n "$EXPECT" ]; then
+    if [ "$got" != "$EXPECT" ]; then
+        echo "differs from the expected $EXPECT" >&2
+        exit 1
+    fi
+    echo "identical to the expected network"
+fi
