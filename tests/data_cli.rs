@@ -360,47 +360,27 @@ fn openings_are_balanced_stone_lists_that_repeat_from_their_seed() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// Runs netD's recipe (`src/eval/nn/weights/reproduce-netd.sh`; netD was built in before netE) small:
-/// 4 games in 2 shards at 300 nodes a move, one epoch, from the built-in network.
-/// Returns whether it succeeded and the hash it printed.
-fn netd_recipe(work: &Path, expect: &str) -> (bool, Option<String>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("bash")
-        .arg(root.join("src/eval/nn/weights/reproduce-netd.sh"))
-        .arg(work)
-        .env("FIVEFOLD_DATA", fivefold_data())
-        .env("FIVEFOLD_TRAIN", env!("CARGO_BIN_EXE_fivefold-train"))
-        .env("INIT", root.join("src/eval/nn/weights/freestyle.q"))
-        .envs([("GAMES", "4"), ("SHARDS", "2"), ("NODES", "300")])
-        .envs([("EPOCHS", "1"), ("EXPECT", expect)])
-        .output()
-        .expect("bash runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let hash = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("netD.q sha256 "))
-        .map(str::to_string);
-    (out.status.success(), hash)
-}
-
 #[test]
-fn the_built_in_networks_recipe_repeats_and_its_network_plays() {
+fn the_netd_recipe_repeats_and_its_network_plays() {
     let dir = std::env::temp_dir().join(format!("fivefold-netd-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (ok, first) = netd_recipe(&dir.join("a"), "");
-    let first = first
-        .filter(|_| ok)
-        .expect("the recipe runs and prints its hash");
-    assert_eq!(first.len(), 64);
+    let (ok, first) = recipe("netD", &dir.join("a"), "");
+    assert!(ok, "the recipe failed: {first}");
+    let net = recipe_hash(&first, "netD.q");
+    assert_eq!(net.len(), 64, "{first}");
+    // Its one campaign, netB's, is its first two shards in order.
+    let mut joined = Vec::new();
     for k in 0..2 {
-        assert!(dir.join(format!("a/campaign/shard-0000{k}.ffd")).exists());
+        let shard = dir.join(format!("a/g2/shard-0000{k}.ffd"));
+        joined.extend(std::fs::read(&shard).expect("the shard exists"));
     }
+    assert_eq!(std::fs::read(dir.join("a/g2.ffd")).expect("g2.ffd"), joined);
     // A second run in a fresh folder makes the same file, and the check passes.
-    let (ok, second) = netd_recipe(&dir.join("b"), &first);
-    assert!(ok, "the check failed on a second run");
-    assert_eq!(second.as_deref(), Some(first.as_str()));
+    let (ok, second) = recipe("netD", &dir.join("b"), &net);
+    assert!(ok, "the check failed on a second run: {second}");
+    assert_eq!(recipe_hash(&second, "netD.q"), net);
     // Against another hash it fails (reusing the first run's shards).
-    let (ok, _) = netd_recipe(&dir.join("a"), &"0".repeat(64));
+    let (ok, _) = recipe("netD", &dir.join("a"), &"0".repeat(64));
     assert!(!ok, "a wrong expected hash must fail the recipe");
     // The engine plays with the network the recipe made.
     use fivefold::driver::{parse_move, Brain, Output};
@@ -435,14 +415,14 @@ fn the_built_in_networks_recipe_repeats_and_its_network_plays() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs netE's recipe (`src/eval/nn/weights/reproduce.sh netE`) small: its four campaigns,
-/// two shards of two games each at 300 nodes a move, one epoch, the built-in network
-/// standing for every parent. Returns whether it succeeded and what it printed.
-fn nete_recipe(work: &Path, expect: &str) -> (bool, String) {
+/// Runs a network's recipe (`src/eval/nn/weights/reproduce.sh NET WORKDIR`) small: two
+/// shards of two games of each campaign at 300 nodes a move, one epoch, the built-in
+/// network standing for every parent. Returns whether it succeeded and what it printed.
+fn recipe(net: &str, work: &Path, expect: &str) -> (bool, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("bash")
         .arg(root.join("src/eval/nn/weights/reproduce.sh"))
-        .arg("netE")
+        .arg(net)
         .arg(work)
         .env("FIVEFOLD_DATA", fivefold_data())
         .env("FIVEFOLD_TRAIN", env!("CARGO_BIN_EXE_fivefold-train"))
@@ -456,18 +436,20 @@ fn nete_recipe(work: &Path, expect: &str) -> (bool, String) {
     )
 }
 
+/// The hash a recipe printed for `name` (`NAME sha256 HEX`), or "" if none.
+fn recipe_hash(text: &str, name: &str) -> String {
+    let prefix = format!("{name} sha256 ");
+    let line = text.lines().find_map(|l| l.strip_prefix(&prefix));
+    line.map(str::to_string).unwrap_or_default()
+}
+
 #[test]
 fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
     let dir = std::env::temp_dir().join(format!("fivefold-nete-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (ok, first) = nete_recipe(&dir.join("a"), "");
+    let (ok, first) = recipe("netE", &dir.join("a"), "");
     assert!(ok, "the recipe failed: {first}");
-    let hash = |text: &str, name: &str| {
-        let prefix = format!("{name} sha256 ");
-        let line = text.lines().find_map(|l| l.strip_prefix(&prefix));
-        line.map(str::to_string).unwrap_or_default()
-    };
-    let net = hash(&first, "netE.q");
+    let net = recipe_hash(&first, "netE.q");
     assert_eq!(net.len(), 64, "{first}");
     // Each campaign is the first two shards of its order (0 and 1), concatenated so.
     for campaign in ["c5", "g2", "dA", "c20"] {
@@ -479,14 +461,14 @@ fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
         }
         let file = std::fs::read(dir.join("a").join(format!("{campaign}.ffd"))).expect("ffd");
         assert_eq!(file, joined, "{campaign}");
-        assert_eq!(hash(&first, &format!("{campaign}.ffd")).len(), 64);
+        assert_eq!(recipe_hash(&first, &format!("{campaign}.ffd")).len(), 64);
     }
     // A second run in a fresh folder makes the same network, and the check passes.
-    let (ok, second) = nete_recipe(&dir.join("b"), &net);
+    let (ok, second) = recipe("netE", &dir.join("b"), &net);
     assert!(ok, "the check failed on a second run: {second}");
-    assert_eq!(hash(&second, "netE.q"), net);
+    assert_eq!(recipe_hash(&second, "netE.q"), net);
     // Against another hash it fails (reusing the first run's shards).
-    let (ok, _) = nete_recipe(&dir.join("a"), &"0".repeat(64));
+    let (ok, _) = recipe("netE", &dir.join("a"), &"0".repeat(64));
     assert!(!ok, "a wrong expected hash must fail the recipe");
     let _ = std::fs::remove_dir_all(&dir);
 }

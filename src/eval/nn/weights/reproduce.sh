@@ -3,7 +3,7 @@
 # byte for byte: its campaigns, each played by a parent network taken from the
 # repository's history, concatenated in the recipe's order, then one training run.
 #
-#   bash src/eval/nn/weights/reproduce.sh netE WORKDIR
+#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR      (NET: netE or netD)
 #
 # The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
 # Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
@@ -11,11 +11,13 @@
 # this script passes them). SMALL=1 runs the recipe small (the first two shards of each
 # campaign, two games a shard, 300 nodes a move, one epoch; tests); the check then needs
 # EXPECT, and PARENT may name one network file to stand for every parent. FIVEFOLD_DATA and FIVEFOLD_TRAIN name the tools (default: target/release).
-# netD's own recipe, from netB, is reproduce-netd.sh.
+# netD (built in from session 44 to 53) was netB fine-tuned on one campaign netB played;
+# its recipe was made again byte for byte on 2026-11-30 (session 52: the campaign 58
+# minutes on two cores, the training 2).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-net=${1:?usage: reproduce.sh NET WORKDIR (NET: netE)}
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: netE or netD)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -64,8 +66,8 @@ campaign() {
     echo "$name.ffd sha256 $(sha256sum "$work/$name.ffd" | cut -d' ' -f1)"
 }
 
-# train EPOCHS FILES...: the trainer with the recipe's fixed options (two threads: the
-# result depends on the thread count), writing WORKDIR/NET.q.
+# train EPOCHS FILES... [OPTIONS]: the trainer with the recipes' common options (two
+# threads: the result depends on the thread count), writing WORKDIR/NET.q.
 train() {
     local epochs=$1
     shift
@@ -87,8 +89,15 @@ case "$net" in
         campaign c20 netD 20261541 100000 400 20000 "0..85"
         train 6 "$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd"
         ;;
+    netD)
+        # netD, built in at 8eb073d: netB fine-tuned on the campaign netB played (g2).
+        expect=5eb935a97c7811a6e53c93f80b98d28b84d4f66c9a40a11b74e4d8f945aa6bb9
+        parent netB ff33754^
+        campaign g2 netB 20261301 20000 200 20000 "0..199"
+        train 3 "$work/g2.ffd" --init "$work/netB.q" --lr 0.0005
+        ;;
     *)
-        echo "unknown network $net (known: netE)" >&2
+        echo "unknown network $net (known: netE, netD)" >&2
         exit 2
         ;;
 esac
