@@ -10,7 +10,8 @@
 # first (a Slurm job array per campaign, with the campaign's SEED, GAMES, NODES and NN as
 # this script passes them). SMALL=1 runs the recipe small (the first two shards of each
 # campaign, two games a shard, 300 nodes a move, one epoch; tests); the check then needs
-# EXPECT, and PARENT may name one network file to stand for every parent. FIVEFOLD_DATA and FIVEFOLD_TRAIN name the tools (default: target/release).
+# EXPECT, and PARENT may name one network file to stand for every parent. FIVEFOLD_DATA
+# and FIVEFOLD_TRAIN name the tools (default: target/release).
 # netD (built in from session 44 to 53) was netB fine-tuned on one campaign netB played;
 # its recipe was made again byte for byte on 2026-11-30 (session 52: the campaign 58
 # minutes on two cores, the training 2).
