@@ -364,24 +364,7 @@ fn openings_are_balanced_stone_lists_that_repeat_from_their_seed() {
 fn the_netd_recipe_repeats_and_its_network_plays() {
     let dir = std::env::temp_dir().join(format!("fivefold-netd-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (ok, first) = recipe("netD", &dir.join("a"), "");
-    assert!(ok, "the recipe failed: {first}");
-    let net = recipe_hash(&first, "netD.q");
-    assert_eq!(net.len(), 64, "{first}");
-    // Its one campaign, netB's, is its first two shards in order.
-    let mut joined = Vec::new();
-    for k in 0..2 {
-        let shard = dir.join(format!("a/g2/shard-0000{k}.ffd"));
-        joined.extend(std::fs::read(&shard).expect("the shard exists"));
-    }
-    assert_eq!(std::fs::read(dir.join("a/g2.ffd")).expect("g2.ffd"), joined);
-    // A second run in a fresh folder makes the same file, and the check passes.
-    let (ok, second) = recipe("netD", &dir.join("b"), &net);
-    assert!(ok, "the check failed on a second run: {second}");
-    assert_eq!(recipe_hash(&second, "netD.q"), net);
-    // Against another hash it fails (reusing the first run's shards).
-    let (ok, _) = recipe("netD", &dir.join("a"), &"0".repeat(64));
-    assert!(!ok, "a wrong expected hash must fail the recipe");
+    checked_recipe("netD", &["g2"], &dir);
     // The engine plays with the network the recipe made.
     use fivefold::driver::{parse_move, Brain, Output};
     let net = dir.join("a/netD.q");
@@ -443,16 +426,16 @@ fn recipe_hash(text: &str, name: &str) -> String {
     line.map(str::to_string).unwrap_or_default()
 }
 
-#[test]
-fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
-    let dir = std::env::temp_dir().join(format!("fivefold-nete-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let (ok, first) = recipe("netE", &dir.join("a"), "");
+/// Runs `net`'s recipe small in `dir/a` and checks it: it prints a hash, each of its
+/// `campaigns` is the first two shards of its order (0 and 1) concatenated so, a second
+/// run in `dir/b` makes the same network and passes the check, and a wrong expected hash
+/// fails (reusing the first run's shards).
+fn checked_recipe(net: &str, campaigns: &[&str], dir: &Path) {
+    let (ok, first) = recipe(net, &dir.join("a"), "");
     assert!(ok, "the recipe failed: {first}");
-    let net = recipe_hash(&first, "netE.q");
-    assert_eq!(net.len(), 64, "{first}");
-    // Each campaign is the first two shards of its order (0 and 1), concatenated so.
-    for campaign in ["c5", "g2", "dA", "c20"] {
+    let hash = recipe_hash(&first, &format!("{net}.q"));
+    assert_eq!(hash.len(), 64, "{first}");
+    for campaign in campaigns {
         let folder = dir.join("a").join(campaign);
         let mut joined = Vec::new();
         for k in 0..2 {
@@ -463,12 +446,17 @@ fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
         assert_eq!(file, joined, "{campaign}");
         assert_eq!(recipe_hash(&first, &format!("{campaign}.ffd")).len(), 64);
     }
-    // A second run in a fresh folder makes the same network, and the check passes.
-    let (ok, second) = recipe("netE", &dir.join("b"), &net);
+    let (ok, second) = recipe(net, &dir.join("b"), &hash);
     assert!(ok, "the check failed on a second run: {second}");
-    assert_eq!(recipe_hash(&second, "netE.q"), net);
-    // Against another hash it fails (reusing the first run's shards).
-    let (ok, _) = recipe("netE", &dir.join("a"), &"0".repeat(64));
+    assert_eq!(recipe_hash(&second, &format!("{net}.q")), hash);
+    let (ok, _) = recipe(net, &dir.join("a"), &"0".repeat(64));
     assert!(!ok, "a wrong expected hash must fail the recipe");
+}
+
+#[test]
+fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
+    let dir = std::env::temp_dir().join(format!("fivefold-nete-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    checked_recipe("netE", &["c5", "g2", "dA", "c20"], &dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
