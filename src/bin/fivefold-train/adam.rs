@@ -4,9 +4,9 @@
 
 use crate::backprop::Grad;
 use crate::prior::ShapePrior;
-use fivefold::eval::nn::model::{layout::*, D};
+use fivefold::eval::nn::model::Layout;
 
-pub struct Adam {
+pub struct Adam<const D: usize> {
     pub lr: f32,
     /// Decoupled weight decay (AdamW), applied to the parameters a step updates.
     pub weight_decay: f32,
@@ -18,8 +18,8 @@ pub struct Adam {
     v: Vec<f32>,
 }
 
-impl Adam {
-    pub fn new(lr: f32) -> Adam {
+impl<const D: usize> Adam<D> {
+    pub fn new(lr: f32) -> Adam<D> {
         Adam {
             lr,
             weight_decay: 0.0,
@@ -27,8 +27,8 @@ impl Adam {
             beta2: 0.999,
             eps: 1e-8,
             steps: 0,
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
+            m: vec![0.0; Layout::<D>::PARAMS],
+            v: vec![0.0; Layout::<D>::PARAMS],
         }
     }
 
@@ -38,19 +38,19 @@ impl Adam {
     pub fn step(
         &mut self,
         params: &mut [f32],
-        grad: &Grad,
+        grad: &Grad<D>,
         scale: f32,
-        mut prior: Option<&mut ShapePrior>,
+        mut prior: Option<&mut ShapePrior<D>>,
     ) {
         self.steps += 1;
         let c1 = 1.0 - self.beta1.powi(self.steps);
         let c2 = 1.0 - self.beta2.powi(self.steps);
         let lr = self.lr * c2.sqrt() / c1;
-        for i in EMBED_B..PARAMS {
+        for i in Layout::<D>::EMBED_B..Layout::<D>::PARAMS {
             self.update(params, grad, i, scale, lr, 0.0);
         }
         for &r in &grad.touched {
-            let at = EMBED + r as usize * D;
+            let at = Layout::<D>::EMBED + r as usize * D;
             for c in 0..D {
                 let anchor = prior.as_ref().map_or(0.0, |p| p.anchor(r as usize, c));
                 self.update(params, grad, at + c, scale, lr, anchor);
@@ -65,7 +65,7 @@ impl Adam {
     fn update(
         &mut self,
         params: &mut [f32],
-        grad: &Grad,
+        grad: &Grad<D>,
         i: usize,
         scale: f32,
         lr: f32,
@@ -82,17 +82,22 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
+    const D: usize = 32;
 
     #[test]
     fn a_step_moves_against_the_gradient_and_leaves_untouched_rows() {
-        let mut params = vec![0.5f32; PARAMS];
+        let mut params = vec![0.5f32; Layout::<D>::PARAMS];
         let mut grad = Grad::new();
-        grad.g[POL_B] = 2.0;
-        grad.g[V1_B] = -1.0;
-        let mut adam = Adam::new(0.01);
+        grad.g[Layout::<D>::POL_B] = 2.0;
+        grad.g[Layout::<D>::V1_B] = -1.0;
+        let mut adam = Adam::<D>::new(0.01);
         adam.step(&mut params, &grad, 1.0, None);
-        assert!((params[POL_B] - 0.49).abs() < 1e-4, "{}", params[POL_B]);
-        assert!((params[V1_B] - 0.51).abs() < 1e-4);
-        assert_eq!(params[EMBED], 0.5);
+        assert!(
+            (params[Layout::<D>::POL_B] - 0.49).abs() < 1e-4,
+            "{}",
+            params[Layout::<D>::POL_B]
+        );
+        assert!((params[Layout::<D>::V1_B] - 0.51).abs() < 1e-4);
+        assert_eq!(params[Layout::<D>::EMBED], 0.5);
     }
 }

@@ -7,26 +7,26 @@
 //! The clipped ReLUs pass gradient where their input lies strictly inside (0, 1).
 
 use fivefold::eval::nn::features::SHAPES;
-use fivefold::eval::nn::model::{clamp01, layout::*, Model, Scratch, D, HIDDEN, KERNEL};
+use fivefold::eval::nn::model::{clamp01, Layout, Model, Scratch, HIDDEN, KERNEL};
 
 /// Gradients in the parameter layout. The embedding block is large and sparse: rows a
 /// batch touched are listed in `touched`, and only they are summed, applied and cleared.
-pub struct Grad {
+pub struct Grad<const D: usize> {
     pub g: Vec<f32>,
     pub touched: Vec<u32>,
     mark: Vec<bool>,
 }
 
-impl Default for Grad {
+impl<const D: usize> Default for Grad<D> {
     fn default() -> Self {
         Grad::new()
     }
 }
 
-impl Grad {
-    pub fn new() -> Grad {
+impl<const D: usize> Grad<D> {
+    pub fn new() -> Grad<D> {
         Grad {
-            g: vec![0.0; PARAMS],
+            g: vec![0.0; Layout::<D>::PARAMS],
             touched: Vec::new(),
             mark: vec![false; SHAPES],
         }
@@ -38,7 +38,7 @@ impl Grad {
             self.mark[shape] = true;
             self.touched.push(shape as u32);
         }
-        &mut self.g[EMBED + shape * D..EMBED + (shape + 1) * D]
+        &mut self.g[Layout::<D>::EMBED + shape * D..Layout::<D>::EMBED + (shape + 1) * D]
     }
 
     /// Sets every channel of `shape`'s row to `value` (for tests).
@@ -48,14 +48,14 @@ impl Grad {
     }
 
     /// Adds `other` into `self` and clears `other`.
-    pub fn absorb(&mut self, other: &mut Grad) {
-        for i in EMBED_B..PARAMS {
+    pub fn absorb(&mut self, other: &mut Grad<D>) {
+        for i in Layout::<D>::EMBED_B..Layout::<D>::PARAMS {
             self.g[i] += other.g[i];
             other.g[i] = 0.0;
         }
         for &r in &other.touched {
             let r = r as usize;
-            let at = EMBED + r * D;
+            let at = Layout::<D>::EMBED + r * D;
             let src: [f32; D] = std::array::from_fn(|c| other.g[at + c]);
             for (dst, s) in self.row(r).iter_mut().zip(src) {
                 *dst += s;
@@ -69,18 +69,18 @@ impl Grad {
     /// Zeroes every gradient (touched rows and dense blocks only).
     pub fn clear(&mut self) {
         for &r in &self.touched {
-            let at = EMBED + r as usize * D;
+            let at = Layout::<D>::EMBED + r as usize * D;
             self.g[at..at + D].fill(0.0);
             self.mark[r as usize] = false;
         }
         self.touched.clear();
-        self.g[EMBED_B..].fill(0.0);
+        self.g[Layout::<D>::EMBED_B..].fill(0.0);
     }
 }
 
 /// Buffers for the backward pass, reused between positions.
 #[derive(Default)]
-pub struct Back {
+pub struct Back<const D: usize> {
     dm: Vec<[f32; D]>,
     dh: Vec<[f32; D]>,
 }
@@ -117,7 +117,7 @@ fn log_softmax3(v: [f32; 3]) -> [f32; 3] {
 }
 
 /// Losses of the forward pass in `s` (run `model.forward(s)` first).
-pub fn losses(s: &Scratch, t: &Target) -> Losses {
+pub fn losses<const D: usize>(s: &Scratch<D>, t: &Target) -> Losses {
     losses_of(s.value, &s.policy, t)
 }
 
@@ -142,13 +142,13 @@ pub fn losses_of(value: [f32; 3], policy: &[f32], t: &Target) -> Losses {
 }
 
 /// Adds the gradient of `value loss + policy_weight * policy loss` to `grad`.
-pub fn backward(
-    model: &Model,
-    s: &Scratch,
+pub fn backward<const D: usize>(
+    model: &Model<D>,
+    s: &Scratch<D>,
     t: &Target,
     policy_weight: f32,
-    back: &mut Back,
-    grad: &mut Grad,
+    back: &mut Back<D>,
+    grad: &mut Grad<D>,
 ) -> Losses {
     let out = losses(s, t);
     let dg = value_backward(model, s, t, grad);
@@ -170,17 +170,22 @@ pub fn backward(
 }
 
 /// The value head; returns the gradient with respect to `g`.
-fn value_backward(model: &Model, s: &Scratch, t: &Target, grad: &mut Grad) -> [f32; D] {
+fn value_backward<const D: usize>(
+    model: &Model<D>,
+    s: &Scratch<D>,
+    t: &Target,
+    grad: &mut Grad<D>,
+) -> [f32; D] {
     let p = model.params.as_slice();
     let prob = log_softmax3(s.value).map(f32::exp);
     let dv: [f32; 3] = std::array::from_fn(|k| prob[k] - t.value[k]);
     let hidden = s.hidden.map(clamp01);
     let mut dpre = [0.0f32; HIDDEN];
     for k in 0..3 {
-        grad.g[V2_B + k] += dv[k];
+        grad.g[Layout::<D>::V2_B + k] += dv[k];
         for j in 0..HIDDEN {
-            grad.g[V2_W + k * HIDDEN + j] += dv[k] * hidden[j];
-            dpre[j] += p[V2_W + k * HIDDEN + j] * dv[k];
+            grad.g[Layout::<D>::V2_W + k * HIDDEN + j] += dv[k] * hidden[j];
+            dpre[j] += p[Layout::<D>::V2_W + k * HIDDEN + j] * dv[k];
         }
     }
     let mut dg = [0.0f32; D];
@@ -188,25 +193,25 @@ fn value_backward(model: &Model, s: &Scratch, t: &Target, grad: &mut Grad) -> [f
         if !inside(s.hidden[j]) {
             continue;
         }
-        grad.g[V1_B + j] += dpre[j];
+        grad.g[Layout::<D>::V1_B + j] += dpre[j];
         for c in 0..D {
-            grad.g[V1_W + j * D + c] += dpre[j] * s.g[c];
-            dg[c] += p[V1_W + j * D + c] * dpre[j];
+            grad.g[Layout::<D>::V1_W + j * D + c] += dpre[j] * s.g[c];
+            dg[c] += p[Layout::<D>::V1_W + j * D + c] * dpre[j];
         }
     }
     dg
 }
 
 /// The policy head: softmax over empty squares against `best`.
-fn policy_backward(
-    model: &Model,
-    s: &Scratch,
+fn policy_backward<const D: usize>(
+    model: &Model<D>,
+    s: &Scratch<D>,
     best: usize,
     weight: f32,
     dm: &mut [[f32; D]],
-    grad: &mut Grad,
+    grad: &mut Grad<D>,
 ) {
-    let u = &model.params[POL_U..POL_U + D];
+    let u = &model.params[Layout::<D>::POL_U..Layout::<D>::POL_U + D];
     let top = s.policy.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f32 = s.policy.iter().map(|p| (p - top).exp()).sum();
     for (i, &logit) in s.policy.iter().enumerate() {
@@ -215,17 +220,22 @@ fn policy_backward(
         }
         let q = (logit - top).exp() / sum;
         let d = weight * (q - if i == best { 1.0 } else { 0.0 });
-        grad.g[POL_B] += d;
+        grad.g[Layout::<D>::POL_B] += d;
         for c in 0..D {
-            grad.g[POL_U + c] += d * s.m[i][c];
+            grad.g[Layout::<D>::POL_U + c] += d * s.m[i][c];
             dm[i][c] += d * u[c];
         }
     }
 }
 
 /// The depthwise convolution: from `dm` to the gradient of the padded `h` in `back.dh`.
-fn mix_backward(model: &Model, s: &Scratch, back: &mut Back, grad: &mut Grad) {
-    let taps = &model.params[CONV_W..CONV_W + KERNEL * D];
+fn mix_backward<const D: usize>(
+    model: &Model<D>,
+    s: &Scratch<D>,
+    back: &mut Back<D>,
+    grad: &mut Grad<D>,
+) {
+    let taps = &model.params[Layout::<D>::CONV_W..Layout::<D>::CONV_W + KERNEL * D];
     let pw = s.width + 2;
     back.dh.clear();
     back.dh.resize(s.hpad.len(), [0.0; D]);
@@ -239,13 +249,16 @@ fn mix_backward(model: &Model, s: &Scratch, back: &mut Back, grad: &mut Grad) {
                     0.0
                 }
             });
-            add_to(&mut grad.g[CONV_B..CONV_B + D], &dconv);
+            add_to(
+                &mut grad.g[Layout::<D>::CONV_B..Layout::<D>::CONV_B + D],
+                &dconv,
+            );
             for k in 0..KERNEL {
                 let at = (y + k / 3) * pw + x + k % 3;
                 let h = &s.hpad[at];
                 let dh = &mut back.dh[at];
                 for c in 0..D {
-                    grad.g[CONV_W + k * D + c] += dconv[c] * h[c];
+                    grad.g[Layout::<D>::CONV_W + k * D + c] += dconv[c] * h[c];
                     dh[c] += taps[k * D + c] * dconv[c];
                 }
             }
@@ -254,14 +267,17 @@ fn mix_backward(model: &Model, s: &Scratch, back: &mut Back, grad: &mut Grad) {
 }
 
 /// The accumulators: embedding rows and their bias.
-fn accumulate_backward(s: &Scratch, back: &Back, grad: &mut Grad) {
+fn accumulate_backward<const D: usize>(s: &Scratch<D>, back: &Back<D>, grad: &mut Grad<D>) {
     for y in 0..s.height {
         for x in 0..s.width {
             let i = y * s.width + x;
             let dh = &back.dh[s.pad_index(x, y)];
             let da: [f32; D] =
                 std::array::from_fn(|c| if inside(s.acc[i][c]) { dh[c] } else { 0.0 });
-            add_to(&mut grad.g[EMBED_B..EMBED_B + D], &da);
+            add_to(
+                &mut grad.g[Layout::<D>::EMBED_B..Layout::<D>::EMBED_B + D],
+                &da,
+            );
             for &shape in &s.shapes[i] {
                 add_to(grad.row(shape as usize), &da);
             }
@@ -272,6 +288,7 @@ fn accumulate_backward(s: &Scratch, back: &Back, grad: &mut Grad) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    const D: usize = 32;
     use fivefold::data::rng::SplitMix64;
     use fivefold::eval::nn::features::{EMPTY, OPP, OWN};
 
@@ -306,9 +323,11 @@ mod tests {
         s.load_grid(6, 6, &cells);
         model.forward(&mut s);
         backward(&model, &s, &t, 0.7, &mut Back::default(), &mut grad);
-        let mut checked: Vec<usize> = (EMBED_B..PARAMS).collect();
+        let mut checked: Vec<usize> = (Layout::<D>::EMBED_B..Layout::<D>::PARAMS).collect();
         for &r in grad.touched.iter().take(40) {
-            checked.extend(EMBED + r as usize * D..EMBED + r as usize * D + D);
+            checked.extend(
+                Layout::<D>::EMBED + r as usize * D..Layout::<D>::EMBED + r as usize * D + D,
+            );
         }
         let eps = 2e-3;
         let (mut bad, mut big) = (Vec::new(), 0);
@@ -341,16 +360,16 @@ mod tests {
 
     #[test]
     fn absorbing_sums_and_clears() {
-        let mut a = Grad::new();
-        let mut b = Grad::new();
+        let mut a = Grad::<D>::new();
+        let mut b = Grad::<D>::new();
         a.row(3)[0] = 1.0;
         b.row(3)[0] = 2.0;
         b.row(9)[1] = 4.0;
-        b.g[POL_B] = 5.0;
+        b.g[Layout::<D>::POL_B] = 5.0;
         a.absorb(&mut b);
-        assert_eq!(a.g[EMBED + 3 * D], 3.0);
-        assert_eq!(a.g[EMBED + 9 * D + 1], 4.0);
-        assert_eq!(a.g[POL_B], 5.0);
+        assert_eq!(a.g[Layout::<D>::EMBED + 3 * D], 3.0);
+        assert_eq!(a.g[Layout::<D>::EMBED + 9 * D + 1], 4.0);
+        assert_eq!(a.g[Layout::<D>::POL_B], 5.0);
         assert!(b.g.iter().all(|&x| x == 0.0) && b.touched.is_empty());
         a.clear();
         assert!(a.g.iter().all(|&x| x == 0.0) && a.touched.is_empty());

@@ -21,8 +21,9 @@ use adam::Adam;
 use clap::Parser;
 use data::{load, symmetries, Dataset, TargetOptions};
 use fivefold::data::rng::SplitMix64;
+use fivefold::eval::nn::file::file_channels;
 use fivefold::eval::nn::quant::QMAGIC;
-use fivefold::eval::nn::{Model, QuantModel, D};
+use fivefold::eval::nn::{Model, QuantNet, CHANNELS, ENGINE_CHANNELS};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -42,9 +43,13 @@ pub struct Cli {
     keep_last: bool,
     /// Start from these weights instead of a fresh network: a float file, or a quantised
     /// one (`--quant-out`, the built-in `freestyle.q`) taken back to floats; a network
-    /// with fewer channels than this build is widened (its function kept)
+    /// with fewer channels than `--channels` is widened (its function kept)
     #[arg(long)]
     init: Option<PathBuf>,
+    /// Channels of the per-square features: 32 or 64, the widths the engine runs
+    /// (default: the `--init` network's, else 32)
+    #[arg(long)]
+    channels: Option<usize>,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     #[arg(long, default_value_t = 256)]
@@ -143,7 +148,7 @@ fn epoch_items(data: &Dataset, seed: u64, epoch: usize) -> Vec<Item> {
     items
 }
 
-fn validate(model: &Model, val: &Dataset, workers: &mut [Worker]) -> Stats {
+fn validate<const D: usize>(model: &Model<D>, val: &Dataset, workers: &mut [Worker<D>]) -> Stats {
     let items: Vec<Item> = (0..val.samples.len() as u32).map(|i| (i, 0)).collect();
     run_parallel(model, val, &items, false, 1.0, workers);
     take_stats(workers)
@@ -154,6 +159,25 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
     if cli.threads == 0 || cli.batch == 0 {
         return Err("--threads and --batch must be positive".into());
     }
+    let channels = match (cli.channels, &cli.init) {
+        (Some(c), _) => c,
+        (None, None) => CHANNELS,
+        (None, Some(path)) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            file_channels(&bytes).unwrap_or(CHANNELS)
+        }
+    };
+    match channels {
+        32 => run_with::<32>(cli, log),
+        64 => run_with::<64>(cli, log),
+        c => Err(format!(
+            "--channels {c}: the engine runs networks of {ENGINE_CHANNELS:?} channels"
+        )),
+    }
+}
+
+/// `run` for a network of `D` channels.
+fn run_with<const D: usize>(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String> {
     let targets = TargetOptions {
         score_scale: cli.score_scale,
         result_weight: cli.result_weight,
@@ -176,17 +200,17 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
         val.value_entropy()
     ));
     let mut model = match &cli.init {
-        Some(path) => load_init(path, cli.seed)?,
-        None => Model::random(cli.seed),
+        Some(path) => load_init::<D>(path, cli.seed)?,
+        None => Model::<D>::random(cli.seed),
     };
-    let mut adam = Adam::new(cli.lr);
+    let mut adam = Adam::<D>::new(cli.lr);
     adam.weight_decay = cli.weight_decay;
     let mut prior = match (cli.shape_prior, &cli.init) {
         (false, _) => None,
         (true, None) => Some(prior::ShapePrior::new()),
         (true, Some(_)) => Some(prior::ShapePrior::from_params(&model.params)),
     };
-    let mut workers: Vec<Worker> = (0..cli.threads).map(|_| Worker::default()).collect();
+    let mut workers: Vec<Worker<D>> = (0..cli.threads).map(|_| Worker::default()).collect();
     if !val.samples.is_empty() {
         log(&print_stats(
             "epoch 0: val",
@@ -205,7 +229,7 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
     let total_batches = cli.epochs * train.samples.len().div_ceil(cli.batch);
     let mut done = 0;
     let mut rows = Vec::new();
-    let mut best: Option<(f64, usize, Model)> = None;
+    let mut best: Option<(f64, usize, Model<D>)> = None;
     for epoch in 1..=cli.epochs {
         let start = Instant::now();
         for batch in epoch_items(&train, cli.seed, epoch).chunks(cli.batch) {
@@ -270,13 +294,13 @@ pub fn run(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Vec<EpochRow>, String
 
 /// Quantises, reports the losses of both networks on `check` (the validation positions,
 /// or the training ones when there are none), writes the integer one.
-fn export_quantised(
-    model: &Model,
+fn export_quantised<const D: usize>(
+    model: &Model<D>,
     check: &Dataset,
     path: &std::path::Path,
     log: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
-    let q = QuantModel::from_float(model)?;
+    let q = QuantNet::from_float(model)?;
     let (float, quant, worst) = quant_check::compare(model, &q, check, 100_000);
     log(&format!(
         "quantised: {} | float: {} | value loss {:+.5}, policy loss {:+.5}, top1 {:+.4}, largest value-logit difference {worst:.4}",
@@ -291,16 +315,16 @@ fn export_quantised(
 
 /// `--init`: a float weight file, or a quantised one (`--quant-out`, the built-in
 /// network's `freestyle.q`) taken back to floats; one with fewer channels widened.
-fn load_init(path: &std::path::Path, seed: u64) -> Result<Model, String> {
+fn load_init<const D: usize>(path: &std::path::Path, seed: u64) -> Result<Model<D>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if let Some((d0, narrow)) = widen::narrow_params(&bytes) {
-        eprintln!("{}: {d0} channels widened to {}", path.display(), D);
+    if let Some((d0, narrow)) = widen::narrow_params::<D>(&bytes) {
+        eprintln!("{}: {d0} channels widened to {D}", path.display());
         return Ok(widen::widen(d0, &narrow, seed));
     }
     let model = if bytes.starts_with(QMAGIC) {
-        QuantModel::from_bytes(&bytes).map(|q| q.dequantise())
+        QuantNet::<D>::from_bytes(&bytes).map(|q| q.dequantise())
     } else {
-        Model::from_bytes(&bytes)
+        Model::<D>::from_bytes(&bytes)
     };
     model.map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -374,7 +398,7 @@ mod tests {
         );
         assert!(rows[2].train.policy_loss() < rows[0].train.policy_loss());
         let first = std::fs::read(&out).expect("weights");
-        Model::from_bytes(&first).expect("loads");
+        Model::<32>::from_bytes(&first).expect("loads");
         run(&cli(data, out.clone(), 2), &mut |_| {}).expect("training again");
         assert_eq!(
             std::fs::read(&out).expect("weights"),
@@ -393,17 +417,52 @@ mod tests {
         let rows = run(&c, &mut |_| {}).expect("training with the prior");
         assert!(rows[2].train.policy_loss() < rows[0].train.policy_loss());
         let first = std::fs::read(dir.join("net.bin")).expect("weights");
-        let model = Model::from_bytes(&first).expect("the same weight format");
+        let model = Model::<32>::from_bytes(&first).expect("the same weight format");
         // Going on from it (the shared rows start at the group means) trains too.
         c.init = Some(dir.join("net.bin"));
         c.out = dir.join("net2.bin");
         run(&c, &mut |_| {}).expect("fine-tuning with the prior");
         assert_ne!(
             model.params,
-            Model::from_bytes(&std::fs::read(dir.join("net2.bin")).expect("weights"))
+            Model::<32>::from_bytes(&std::fs::read(dir.join("net2.bin")).expect("weights"))
                 .expect("loads")
                 .params
         );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn trains_64_channels_and_widens_a_32_channel_start() {
+        use fivefold::eval::nn::QuantModel;
+        let dir = temp_dir("channels");
+        let data = tiny_data(&dir);
+        let mut c = cli(data.clone(), dir.join("narrow.bin"), 1);
+        c.quant_out = Some(dir.join("narrow.q"));
+        run(&c, &mut |_| {}).expect("32 channels");
+        let mut c = cli(data.clone(), dir.join("wide.bin"), 1);
+        c.quant_out = Some(dir.join("wide.q"));
+        c.init = Some(dir.join("narrow.q"));
+        c.channels = Some(64);
+        let mut log = Vec::new();
+        run(&c, &mut |line| log.push(line.to_string())).expect("widened to 64");
+        let read = |name: &str| std::fs::read(dir.join(name)).expect("weights");
+        let wide = QuantModel::from_bytes(&read("wide.q")).expect("the engine reads it");
+        assert_eq!(wide.channels(), 64);
+        Model::<64>::from_bytes(&read("wide.bin")).expect("a 64-channel float file");
+        // A 64-channel start trains at 64 channels without being told.
+        let mut c = cli(data.clone(), dir.join("again.bin"), 1);
+        c.init = Some(dir.join("wide.q"));
+        run(&c, &mut |_| {}).expect("from a 64-channel start");
+        Model::<64>::from_bytes(&read("again.bin")).expect("still 64 channels");
+        // Widths the engine does not run, and narrowing, are refused.
+        let mut c = cli(data.clone(), dir.join("odd.bin"), 1);
+        c.channels = Some(48);
+        let err = run(&c, &mut |_| {}).unwrap_err();
+        assert!(err.contains("--channels 48"), "{err}");
+        c.channels = Some(32);
+        c.init = Some(dir.join("wide.q"));
+        let err = run(&c, &mut |_| {}).unwrap_err();
+        assert!(err.contains("dimensions"), "{err}");
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -424,11 +483,11 @@ mod tests {
     fn goes_on_from_a_quantised_network() {
         let dir = temp_dir("init-q");
         let data = tiny_data(&dir);
-        let q = QuantModel::from_float(&Model::random(5)).expect("fits");
+        let q = QuantNet::from_float(&Model::<32>::random(5)).expect("fits");
         let qpath = dir.join("start.q");
         std::fs::write(&qpath, q.to_bytes()).expect("write");
-        let start = load_init(&qpath, 1).expect("a quantised file loads as a start");
-        assert_eq!(QuantModel::from_float(&start).as_ref(), Ok(&q));
+        let start = load_init::<32>(&qpath, 1).expect("a quantised file loads as a start");
+        assert_eq!(QuantNet::from_float(&start).as_ref(), Ok(&q));
         let mut c = cli(data, dir.join("net.bin"), 1);
         c.init = Some(qpath);
         let rows = run(&c, &mut |_| {}).expect("trains from it");
@@ -437,7 +496,7 @@ mod tests {
         let mut bytes = q.to_bytes();
         bytes.truncate(bytes.len() / 2);
         std::fs::write(&damaged, bytes).expect("write");
-        let err = load_init(&damaged, 1).expect_err("a truncated file is refused");
+        let err = load_init::<32>(&damaged, 1).expect_err("a truncated file is refused");
         assert!(err.contains("truncated"), "{err}");
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -14,7 +14,7 @@
 
 use crate::backprop::Grad;
 use fivefold::eval::nn::features::{shape_cells, OPP, OWN, REACH, SHAPES};
-use fivefold::eval::nn::model::{layout::EMBED, D};
+use fivefold::eval::nn::model::Layout;
 use fivefold::eval::{PatternTable, PATTERN_COUNT};
 use fivefold::game::{key_slot, Color, Rule};
 
@@ -47,7 +47,7 @@ pub fn shape_groups() -> Vec<u16> {
 }
 
 /// The shared rows and their Adam moments.
-pub struct ShapePrior {
+pub struct ShapePrior<const D: usize> {
     group: Vec<u16>,
     shared: Vec<f32>,
     m: Vec<f32>,
@@ -56,15 +56,15 @@ pub struct ShapePrior {
     delta: Vec<f32>,
 }
 
-impl Default for ShapePrior {
+impl<const D: usize> Default for ShapePrior<D> {
     fn default() -> Self {
         ShapePrior::new()
     }
 }
 
-impl ShapePrior {
+impl<const D: usize> ShapePrior<D> {
     /// Shared rows at zero: the model's embedding starts as all residual.
-    pub fn new() -> ShapePrior {
+    pub fn new() -> ShapePrior<D> {
         ShapePrior {
             group: shape_groups(),
             shared: vec![0.0; GROUPS * D],
@@ -77,12 +77,12 @@ impl ShapePrior {
     /// Shared rows at the mean of each group's rows in `params` (a network trained without
     /// the prior, `--init`): the model does not change, and the decay pulls each row
     /// towards what its group holds in common.
-    pub fn from_params(params: &[f32]) -> ShapePrior {
+    pub fn from_params(params: &[f32]) -> ShapePrior<D> {
         let mut p = ShapePrior::new();
         let mut count = vec![0u32; GROUPS];
         for (shape, &g) in p.group.iter().enumerate() {
             count[g as usize] += 1;
-            let row = &params[EMBED + shape * D..EMBED + (shape + 1) * D];
+            let row = &params[Layout::<D>::EMBED + shape * D..Layout::<D>::EMBED + (shape + 1) * D];
             for (s, x) in p.shared[g as usize * D..].iter_mut().zip(row) {
                 *s += x;
             }
@@ -107,7 +107,7 @@ impl ShapePrior {
     pub fn step(
         &mut self,
         params: &mut [f32],
-        grad: &Grad,
+        grad: &Grad<D>,
         scale: f32,
         lr: f32,
         beta1: f32,
@@ -117,7 +117,7 @@ impl ShapePrior {
         self.delta.fill(0.0);
         for &r in &grad.touched {
             let g = self.group[r as usize] as usize * D;
-            let at = EMBED + r as usize * D;
+            let at = Layout::<D>::EMBED + r as usize * D;
             for c in 0..D {
                 self.delta[g + c] += grad.g[at + c] * scale;
             }
@@ -131,7 +131,8 @@ impl ShapePrior {
         }
         for (shape, &g) in self.group.iter().enumerate() {
             let step = &self.delta[g as usize * D..(g as usize + 1) * D];
-            let row = &mut params[EMBED + shape * D..EMBED + (shape + 1) * D];
+            let row =
+                &mut params[Layout::<D>::EMBED + shape * D..Layout::<D>::EMBED + (shape + 1) * D];
             for (p, s) in row.iter_mut().zip(step) {
                 *p += s;
             }
@@ -142,6 +143,7 @@ impl ShapePrior {
 #[cfg(test)]
 mod tests {
     use super::*;
+    const D: usize = 32;
     use fivefold::eval::nn::features::{shape_of_line, side_cells, side_index, EMPTY, PAIRS};
     use fivefold::eval::Pattern;
 
@@ -195,13 +197,13 @@ mod tests {
 
     #[test]
     fn from_params_starts_at_the_group_means() {
-        let mut params = vec![0.0f32; fivefold::eval::nn::model::layout::PARAMS];
+        let mut params = vec![0.0f32; Layout::<D>::PARAMS];
         let groups = shape_groups();
         let g = groups[100];
         let members: Vec<usize> = (0..SHAPES).filter(|&s| groups[s] == g).collect();
         assert!(members.len() >= 2);
-        params[EMBED + members[0] * D + 3] = 2.0;
-        let prior = ShapePrior::from_params(&params);
+        params[Layout::<D>::EMBED + members[0] * D + 3] = 2.0;
+        let prior = ShapePrior::<D>::from_params(&params);
         let mean = 2.0 / members.len() as f32;
         assert!((prior.anchor(members[1], 3) - mean).abs() < 1e-6);
         assert_eq!(prior.anchor(members[1], 2), 0.0);
@@ -209,9 +211,9 @@ mod tests {
 
     #[test]
     fn a_step_moves_the_whole_group_and_only_it() {
-        let mut prior = ShapePrior::new();
-        let mut params = vec![0.0f32; fivefold::eval::nn::model::layout::PARAMS];
-        let mut grad = Grad::new();
+        let mut prior = ShapePrior::<D>::new();
+        let mut params = vec![0.0f32; Layout::<D>::PARAMS];
+        let mut grad = Grad::<D>::new();
         let touched = 5usize;
         grad.fill_row(touched, 1.0);
         // The first step's bias correction, as `Adam::step` passes it: a step of lr.
@@ -223,9 +225,9 @@ mod tests {
             .find(|&s| prior.group[s] != g)
             .expect("other groups");
         let mate = mate.expect("the group has another shape");
-        assert!((params[EMBED + mate * D] + 0.01).abs() < 1e-4);
-        assert!((params[EMBED + touched * D] + 0.01).abs() < 1e-4);
-        assert_eq!(params[EMBED + other * D], 0.0);
+        assert!((params[Layout::<D>::EMBED + mate * D] + 0.01).abs() < 1e-4);
+        assert!((params[Layout::<D>::EMBED + touched * D] + 0.01).abs() < 1e-4);
+        assert_eq!(params[Layout::<D>::EMBED + other * D], 0.0);
         assert!((prior.anchor(mate, 0) + 0.01).abs() < 1e-4);
     }
 }

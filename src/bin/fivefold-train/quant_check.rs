@@ -4,12 +4,17 @@ use crate::backprop::{losses, losses_of, Target};
 use crate::data::{transform, Dataset};
 use crate::train::Stats;
 use fivefold::data::format::NO_MOVE;
-use fivefold::eval::nn::{Model, QuantModel, QuantScratch, Scratch};
+use fivefold::eval::nn::{Model, QuantModel, QuantNet, QuantScratch, Scratch};
 
 /// Float and quantised losses over (at most `limit` of) the positions of `data`, and
 /// the largest difference of a value logit.
-pub fn compare(model: &Model, q: &QuantModel, data: &Dataset, limit: usize) -> (Stats, Stats, f32) {
-    let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
+pub fn compare<const D: usize>(
+    model: &Model<D>,
+    q: &QuantNet<D>,
+    data: &Dataset,
+    limit: usize,
+) -> (Stats, Stats, f32) {
+    let (mut s, mut qs) = (Scratch::<D>::new(), QuantScratch::<D>::new());
     let (mut float, mut quant) = (Stats::default(), Stats::default());
     let mut grid = Vec::new();
     let mut policy = Vec::new();

@@ -53,22 +53,22 @@ impl Stats {
 
 /// One thread's buffers.
 #[derive(Default)]
-pub struct Worker {
-    scratch: Scratch,
-    back: Back,
+pub struct Worker<const D: usize> {
+    scratch: Scratch<D>,
+    back: Back<D>,
     grid: Vec<u8>,
-    pub grad: Grad,
+    pub grad: Grad<D>,
     pub stats: Stats,
 }
 
 /// A position to run: sample index and symmetry.
 pub type Item = (u32, u8);
 
-impl Worker {
+impl<const D: usize> Worker<D> {
     /// Forward (and, when `learn`, backward) over `items`.
     fn run(
         &mut self,
-        model: &Model,
+        model: &Model<D>,
         data: &Dataset,
         items: &[Item],
         learn: bool,
@@ -103,13 +103,13 @@ impl Worker {
 }
 
 /// Runs `items` split across `workers` (one thread each).
-pub fn run_parallel(
-    model: &Model,
+pub fn run_parallel<const D: usize>(
+    model: &Model<D>,
     data: &Dataset,
     items: &[Item],
     learn: bool,
     policy_weight: f32,
-    workers: &mut [Worker],
+    workers: &mut [Worker<D>],
 ) {
     let share = items.len().div_ceil(workers.len()).max(1);
     std::thread::scope(|scope| {
@@ -125,12 +125,12 @@ pub fn run_parallel(
 }
 
 /// The summed gradient of a batch, left in `workers[0].grad`.
-pub fn batch_gradient(
-    model: &Model,
+pub fn batch_gradient<const D: usize>(
+    model: &Model<D>,
     data: &Dataset,
     batch: &[Item],
     policy_weight: f32,
-    workers: &mut [Worker],
+    workers: &mut [Worker<D>],
 ) {
     run_parallel(model, data, batch, true, policy_weight, workers);
     let (first, rest) = workers.split_at_mut(1);
@@ -140,14 +140,14 @@ pub fn batch_gradient(
 }
 
 /// One optimizer step on a batch.
-pub fn train_batch(
-    model: &mut Model,
-    adam: &mut Adam,
+pub fn train_batch<const D: usize>(
+    model: &mut Model<D>,
+    adam: &mut Adam<D>,
     data: &Dataset,
     batch: &[Item],
     policy_weight: f32,
-    workers: &mut [Worker],
-    prior: Option<&mut ShapePrior>,
+    workers: &mut [Worker<D>],
+    prior: Option<&mut ShapePrior<D>>,
 ) {
     batch_gradient(model, data, batch, policy_weight, workers);
     adam.step(
@@ -160,7 +160,7 @@ pub fn train_batch(
 }
 
 /// Takes and resets the workers' statistics.
-pub fn take_stats(workers: &mut [Worker]) -> Stats {
+pub fn take_stats<const D: usize>(workers: &mut [Worker<D>]) -> Stats {
     let mut total = Stats::default();
     for w in workers {
         total.merge(&w.stats);
@@ -208,12 +208,12 @@ mod tests {
     #[test]
     fn threads_share_a_batch_without_losing_gradient() {
         let data = dataset();
-        let model = Model::random(8);
+        let model = Model::<32>::random(8);
         let batch: Vec<Item> = (0..data.samples.len() as u32)
             .map(|i| (i, (i % 8) as u8))
             .collect();
         let gradient = |threads: usize| {
-            let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::default()).collect();
+            let mut workers: Vec<Worker<32>> = (0..threads).map(|_| Worker::default()).collect();
             batch_gradient(&model, &data, &batch, 1.0, &mut workers);
             let stats = take_stats(&mut workers);
             (workers.swap_remove(0).grad.g, stats)

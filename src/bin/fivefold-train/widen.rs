@@ -1,19 +1,18 @@
-//! `--init` from a network with fewer channels than this build: its weights go into the
-//! first channels, the new channels' inputs start as a fresh network's and their outgoing
+//! `--init` from a network with fewer channels than the one trained (`--channels`): its
+//! weights go into the first channels, the new channels' inputs start as a fresh network's and their outgoing
 //! weights (value layer 1, policy) at zero, so the widened network computes exactly what
-//! the narrow one did and training grows the new channels from there. The way to try a
-//! wider network (`D` in `eval/nn/model.rs`) from the built-in one: session 46 widened
+//! the narrow one did and training grows the new channels from there. Session 46 widened
 //! netD to 64 channels and fine-tuned it, -6.5 +/- 15.4 Elo against netD (journal).
 
 use fivefold::eval::nn::file::{fnv1a, MAGIC};
-use fivefold::eval::nn::model::{layout::*, D, HIDDEN, KERNEL};
+use fivefold::eval::nn::model::{Layout, HIDDEN, KERNEL};
 use fivefold::eval::nn::quant::{ONE, QMAGIC, WEIGHT};
 use fivefold::eval::nn::{Model, SHAPES};
 
 /// The parameters of a float (`FFNET`) or quantised (`FFQNET`) file with fewer channels
 /// than `D`, in its own layout: `(channels, params)`. `None` for any other file (the
 /// ordinary loaders then say what is wrong with it).
-pub fn narrow_params(bytes: &[u8]) -> Option<(usize, Vec<f32>)> {
+pub fn narrow_params<const D: usize>(bytes: &[u8]) -> Option<(usize, Vec<f32>)> {
     let float = bytes.starts_with(MAGIC);
     if !(float || bytes.starts_with(QMAGIC)) || bytes.len() < 28 {
         return None;
@@ -80,8 +79,8 @@ fn narrow_blocks(d0: usize) -> [(usize, bool, f32); 10] {
 }
 
 /// A `D`-channel model holding the `d0`-channel `narrow`: see the module's comment.
-pub fn widen(d0: usize, narrow: &[f32], seed: u64) -> Model {
-    let mut m = Model::random(seed);
+pub fn widen<const D: usize>(d0: usize, narrow: &[f32], seed: u64) -> Model<D> {
+    let mut m = Model::<D>::random(seed);
     let p = &mut m.params;
     let mut rest = narrow;
     let mut next = |len: usize| {
@@ -100,15 +99,15 @@ pub fn widen(d0: usize, narrow: &[f32], seed: u64) -> Model {
             }
         }
     };
-    copy(p, EMBED, SHAPES, next(SHAPES * d0), false);
-    copy(p, EMBED_B, 1, next(d0), false);
-    copy(p, CONV_W, KERNEL, next(KERNEL * d0), false);
-    copy(p, CONV_B, 1, next(d0), false);
-    copy(p, V1_W, HIDDEN, next(HIDDEN * d0), true);
+    copy(p, Layout::<D>::EMBED, SHAPES, next(SHAPES * d0), false);
+    copy(p, Layout::<D>::EMBED_B, 1, next(d0), false);
+    copy(p, Layout::<D>::CONV_W, KERNEL, next(KERNEL * d0), false);
+    copy(p, Layout::<D>::CONV_B, 1, next(d0), false);
+    copy(p, Layout::<D>::V1_W, HIDDEN, next(HIDDEN * d0), true);
     let heads = HIDDEN + 3 * HIDDEN + 3; // V1_B, V2_W, V2_B: no channel axis
-    p[V1_B..V1_B + heads].copy_from_slice(next(heads));
-    copy(p, POL_U, 1, next(d0), true);
-    p[POL_B] = next(1)[0];
+    p[Layout::<D>::V1_B..Layout::<D>::V1_B + heads].copy_from_slice(next(heads));
+    copy(p, Layout::<D>::POL_U, 1, next(d0), true);
+    p[Layout::<D>::POL_B] = next(1)[0];
     m
 }
 
@@ -118,22 +117,23 @@ mod tests {
     use fivefold::eval::nn::Scratch;
     use fivefold::game::{Board, Move, Rule};
 
+    const D: usize = 64;
     const D0: usize = D / 2;
 
     /// The first `D0` channels of every channel block of `m`, in a `D0` network's layout.
-    fn narrow_of(m: &Model) -> Vec<f32> {
+    fn narrow_of(m: &Model<D>) -> Vec<f32> {
         let p = &m.params;
         let rows = |start: usize, n: usize| {
             (0..n).flat_map(move |r| p[start + r * D..start + r * D + D0].iter().copied())
         };
-        let mut out: Vec<f32> = rows(EMBED, SHAPES).collect();
-        out.extend(rows(EMBED_B, 1));
-        out.extend(rows(CONV_W, KERNEL));
-        out.extend(rows(CONV_B, 1));
-        out.extend(rows(V1_W, HIDDEN));
-        out.extend_from_slice(&p[V1_B..POL_U]);
-        out.extend(rows(POL_U, 1));
-        out.push(p[POL_B]);
+        let mut out: Vec<f32> = rows(Layout::<D>::EMBED, SHAPES).collect();
+        out.extend(rows(Layout::<D>::EMBED_B, 1));
+        out.extend(rows(Layout::<D>::CONV_W, KERNEL));
+        out.extend(rows(Layout::<D>::CONV_B, 1));
+        out.extend(rows(Layout::<D>::V1_W, HIDDEN));
+        out.extend_from_slice(&p[Layout::<D>::V1_B..Layout::<D>::POL_U]);
+        out.extend(rows(Layout::<D>::POL_U, 1));
+        out.push(p[Layout::<D>::POL_B]);
         out
     }
 
@@ -152,7 +152,7 @@ mod tests {
         out
     }
 
-    fn outputs(m: &Model) -> ([f32; 3], Vec<f32>) {
+    fn outputs(m: &Model<D>) -> ([f32; 3], Vec<f32>) {
         let mut b = Board::new(15, 15, Rule::Freestyle);
         for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6), (9, 7)] {
             b.make(Move::from_xy(x, y));
@@ -165,24 +165,24 @@ mod tests {
 
     #[test]
     fn a_widened_network_computes_what_the_narrow_one_did() {
-        let mut m = Model::random(3);
+        let mut m = Model::<D>::random(3);
         // The same network with its upper channels silent: what `narrow_of` keeps.
         for h in 0..HIDDEN {
-            m.params[V1_W + h * D + D0..V1_W + (h + 1) * D].fill(0.0);
+            m.params[Layout::<D>::V1_W + h * D + D0..Layout::<D>::V1_W + (h + 1) * D].fill(0.0);
         }
-        m.params[POL_U + D0..POL_B].fill(0.0);
-        let wide = widen(D0, &narrow_of(&m), 9);
+        m.params[Layout::<D>::POL_U + D0..Layout::<D>::POL_B].fill(0.0);
+        let wide = widen::<D>(D0, &narrow_of(&m), 9);
         assert_ne!(wide.params, m.params, "new channels come from the seed");
         assert_eq!(outputs(&wide), outputs(&m));
     }
 
     #[test]
     fn narrow_float_and_quantised_files_are_read() {
-        let m = Model::random(5);
+        let m = Model::<D>::random(5);
         let flat = narrow_of(&m);
         let body: Vec<u8> = flat.iter().flat_map(|x| x.to_le_bytes()).collect();
         let float = file(MAGIC, 1, &body, Some(flat.len() as u32));
-        assert_eq!(narrow_params(&float), Some((D0, flat.clone())));
+        assert_eq!(narrow_params::<D>(&float), Some((D0, flat.clone())));
         let mut q = Vec::new();
         let mut rest = &flat[..];
         for (len, wide, scale) in narrow_blocks(D0) {
@@ -198,7 +198,7 @@ mod tests {
             }
         }
         let quant = file(QMAGIC, 2, &q, None);
-        let (d0, read) = narrow_params(&quant).expect("a narrow quantised file");
+        let (d0, read) = narrow_params::<D>(&quant).expect("a narrow quantised file");
         assert_eq!(d0, D0);
         let worst = flat
             .iter()
@@ -209,7 +209,7 @@ mod tests {
         // Damaged or cut short: not taken for a narrow network.
         let mut bad = quant.clone();
         bad[100] ^= 1;
-        assert_eq!(narrow_params(&bad), None);
-        assert_eq!(narrow_params(&float[..float.len() - 12]), None);
+        assert_eq!(narrow_params::<D>(&bad), None);
+        assert_eq!(narrow_params::<D>(&float[..float.len() - 12]), None);
     }
 }

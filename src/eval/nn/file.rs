@@ -9,7 +9,7 @@
 //! and says which failed.
 
 use super::features::SHAPES;
-use super::model::{layout::PARAMS, Model, D, HIDDEN};
+use super::model::{Layout, Model, HIDDEN};
 use std::fmt;
 
 pub const MAGIC: &[u8; 6] = b"FFNET\0";
@@ -59,21 +59,33 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-fn dims() -> [u32; 4] {
-    [SHAPES as u32, D as u32, HIDDEN as u32, PARAMS as u32]
+fn dims<const D: usize>() -> [u32; 4] {
+    [
+        SHAPES as u32,
+        D as u32,
+        HIDDEN as u32,
+        Layout::<D>::PARAMS as u32,
+    ]
 }
 
-/// Bytes of a whole file for this build's dimensions.
-pub const fn file_len() -> usize {
-    HEADER + 4 * PARAMS + 8
+/// Bytes of a whole file of a `D`-channel network.
+pub const fn file_len<const D: usize>() -> usize {
+    HEADER + 4 * Layout::<D>::PARAMS + 8
 }
 
-impl Model {
+/// The channels a float or quantised weight file says it has (both headers hold them at
+/// the same place), without checking the rest; `None` for a file too short to say.
+pub fn file_channels(bytes: &[u8]) -> Option<usize> {
+    let b: [u8; 4] = bytes.get(12..16)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b) as usize)
+}
+
+impl<const D: usize> Model<D> {
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len());
+        let mut out = Vec::with_capacity(file_len::<D>());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        for d in dims() {
+        for d in dims::<D>() {
             out.extend_from_slice(&d.to_le_bytes());
         }
         for p in &self.params {
@@ -84,7 +96,7 @@ impl Model {
         out
     }
 
-    pub fn from_bytes(bytes: &[u8]) -> Result<Model, LoadError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model<D>, LoadError> {
         if bytes.len() < 8 || &bytes[..6] != MAGIC {
             return Err(LoadError::NotANetwork);
         }
@@ -92,7 +104,7 @@ impl Model {
         if version != VERSION {
             return Err(LoadError::Version(version));
         }
-        let want = file_len();
+        let want = file_len::<D>();
         if bytes.len() < HEADER {
             return Err(LoadError::Truncated {
                 len: bytes.len(),
@@ -104,10 +116,10 @@ impl Model {
             u32::from_le_bytes([b[0], b[1], b[2], b[3]])
         };
         let file = [u32_at(0), u32_at(1), u32_at(2), u32_at(3)];
-        if file != dims() {
+        if file != dims::<D>() {
             return Err(LoadError::Dimensions {
                 file,
-                build: dims(),
+                build: dims::<D>(),
             });
         }
         if bytes.len() < want {
@@ -139,7 +151,7 @@ impl Model {
     }
 
     /// Reads a weight file; errors name the file and the reason.
-    pub fn load(path: &std::path::Path) -> Result<Model, String> {
+    pub fn load(path: &std::path::Path) -> Result<Model<D>, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Model::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
@@ -153,6 +165,8 @@ impl Model {
 mod tests {
     use super::*;
 
+    type Model = super::Model<32>;
+
     fn bytes() -> Vec<u8> {
         Model::random(7).to_bytes()
     }
@@ -161,7 +175,8 @@ mod tests {
     fn a_saved_model_loads_back_equal() {
         let m = Model::random(7);
         assert_eq!(Model::from_bytes(&m.to_bytes()), Ok(m));
-        assert_eq!(bytes().len(), file_len());
+        assert_eq!(bytes().len(), file_len::<32>());
+        assert_eq!(file_channels(&bytes()), Some(32));
     }
 
     #[test]
@@ -206,6 +221,12 @@ mod tests {
         ));
         let msg = Model::from_bytes(&b).unwrap_err().to_string();
         assert!(msg.contains("dimensions"), "{msg}");
+        let wide = super::Model::<64>::random(7).to_bytes();
+        assert_eq!(file_channels(&wide), Some(64));
+        assert!(matches!(
+            Model::from_bytes(&wide),
+            Err(LoadError::Dimensions { .. })
+        ));
     }
 
     #[test]

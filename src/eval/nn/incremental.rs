@@ -24,10 +24,10 @@
 //! after `new`.
 
 use super::features::{shape_index, DIR_STEPS, REACH};
-use super::model::{D, KERNEL};
+use super::model::KERNEL;
 #[cfg(target_arch = "x86_64")]
 use super::quant::has_avx2;
-use super::quant::{value_from_sum, QuantModel, ONE, OUT_SCALE, WEIGHT_SHIFT};
+use super::quant::{value_from_sum, QuantModel, QuantNet, ONE, OUT_SCALE, WEIGHT_SHIFT};
 use crate::game::{Board, Cell, Color, Move, CELLS};
 use std::sync::OnceLock;
 
@@ -95,7 +95,7 @@ pub fn score_of(value: [i32; 3]) -> i32 {
 
 /// One colour-to-move's view of the board, kept up to date by `sync`.
 #[derive(Clone)]
-struct View {
+struct View<const D: usize> {
     /// Per square (row-major): the four shapes, the accumulator, whether empty.
     shapes: Vec<[u16; 4]>,
     acc: Vec<[i16; D]>,
@@ -111,15 +111,17 @@ struct View {
     seen: Vec<(Move, Cell)>,
 }
 
+/// The network's state for one board, for a `D`-channel network (`NnEval` holds one of
+/// the widths the engine runs).
 #[derive(Clone)]
-pub struct NnEval {
-    model: &'static QuantModel,
+pub struct NetEval<const D: usize> {
+    model: &'static QuantNet<D>,
     width: usize,
     height: usize,
-    views: [View; 2],
+    views: [View<D>; 2],
     /// The policy's convolution laid out for its AVX2 version.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    tables: PolicyTables,
+    tables: PolicyTables<D>,
     /// Policy logits of the squares `policy_for` was last asked about, row-major.
     policy: Vec<i32>,
     /// The board (hash, stones) of the last `compute`, whose value is kept, and its side
@@ -137,10 +139,10 @@ const VALUE_CACHE_BITS: u32 = 15;
 /// The low bits of an entry hold the score (within +/- `SCORE_LIMIT`, as an i16).
 const SCORE_MASK: u64 = 0xffff;
 
-impl NnEval {
+impl<const D: usize> NetEval<D> {
     /// The network's state for `board`. Later changes to the board must come through
     /// `Board::make`, `undo` or `place` (its history); after anything else, `refresh`.
-    pub fn new(model: &'static QuantModel, board: &Board) -> NnEval {
+    pub fn new(model: &'static QuantNet<D>, board: &Board) -> NetEval<D> {
         let n = board.width() * board.height();
         let view = View {
             shapes: vec![[0; 4]; n],
@@ -151,7 +153,7 @@ impl NnEval {
             is_changed: vec![false; n],
             seen: Vec::with_capacity(CELLS),
         };
-        let mut e = NnEval {
+        let mut e = NetEval {
             model,
             width: board.width(),
             height: board.height(),
@@ -165,10 +167,6 @@ impl NnEval {
         };
         e.refresh(board);
         e
-    }
-
-    pub fn model(&self) -> &'static QuantModel {
-        self.model
     }
 
     /// Recomputes both views from the board.
@@ -271,9 +269,74 @@ impl NnEval {
     }
 }
 
+/// The network's state for one board (`NetEval`), for the width of its network.
+// The search boxes the whole state once; a box per variant would cost a pointer hop a call.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+pub enum NnEval {
+    C32(NetEval<32>),
+    C64(NetEval<64>),
+}
+
+/// `body` with `e` bound to the `NetEval` inside an `NnEval`, whatever its width.
+macro_rules! each_width {
+    ($nn:expr, $e:ident => $body:expr) => {
+        match $nn {
+            NnEval::C32($e) => $body,
+            NnEval::C64($e) => $body,
+        }
+    };
+}
+
+impl NnEval {
+    /// As `NetEval::new`, for the network's width.
+    pub fn new(model: &'static QuantModel, board: &Board) -> NnEval {
+        match model {
+            QuantModel::C32(q) => NnEval::C32(NetEval::new(q, board)),
+            QuantModel::C64(q) => NnEval::C64(NetEval::new(q, board)),
+        }
+    }
+
+    /// `NetEval::refresh`.
+    pub fn refresh(&mut self, board: &Board) {
+        each_width!(self, e => e.refresh(board))
+    }
+
+    /// `NetEval::sync`.
+    pub fn sync(&mut self, board: &Board, side: Color) {
+        each_width!(self, e => e.sync(board, side))
+    }
+
+    /// `NetEval::compute`.
+    pub fn compute(&mut self, board: &Board) -> [i32; 3] {
+        each_width!(self, e => e.compute(board))
+    }
+
+    /// `NetEval::policy_for`.
+    pub fn policy_for(&mut self, moves: &[Move]) -> Option<i32> {
+        each_width!(self, e => e.policy_for(moves))
+    }
+
+    /// `NetEval::value_score`.
+    pub fn value_score(&mut self, board: &Board) -> i32 {
+        each_width!(self, e => e.value_score(board))
+    }
+
+    /// `NetEval::score`.
+    pub fn score(&mut self, board: &Board) -> i32 {
+        each_width!(self, e => e.score(board))
+    }
+
+    /// `NetEval::policy_at`.
+    #[inline]
+    pub fn policy_at(&self, m: Move) -> i32 {
+        each_width!(self, e => e.policy_at(m))
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn policy_for_avx2(e: &mut NnEval, moves: &[Move]) -> Option<i32> {
+unsafe fn policy_for_avx2<const D: usize>(e: &mut NetEval<D>, moves: &[Move]) -> Option<i32> {
     let (model, w, h) = (e.model, e.width, e.height);
     let u: &[i16; D] = model.pol_u[..].try_into().expect("D weights");
     let acc = &e.views[e.computed_side.idx()].acc;
@@ -286,7 +349,7 @@ unsafe fn policy_for_avx2(e: &mut NnEval, moves: &[Move]) -> Option<i32> {
     top
 }
 
-fn policy_for_body(e: &mut NnEval, moves: &[Move]) -> Option<i32> {
+fn policy_for_body<const D: usize>(e: &mut NetEval<D>, moves: &[Move]) -> Option<i32> {
     let (model, w) = (e.model, e.width);
     let acc = &e.views[e.computed_side.idx()].acc;
     let mut top = None;
@@ -303,17 +366,18 @@ fn policy_for_body(e: &mut NnEval, moves: &[Move]) -> Option<i32> {
 /// holds taps `2p` and `2p + 1` side by side per channel (a tenth tap of zeros), so one
 /// `_mm256_madd_epi16` adds two taps' products.
 #[derive(Clone)]
-struct PolicyTables {
-    taps: [[i16; 2 * D]; 5],
+struct PolicyTables<const D: usize> {
+    /// Per pair, `2 * D` int16 (read flat).
+    taps: [[[i16; D]; 2]; 5],
     bias: [i32; D],
 }
 
-impl PolicyTables {
-    fn new(model: &QuantModel) -> PolicyTables {
+impl<const D: usize> PolicyTables<D> {
+    fn new(model: &QuantNet<D>) -> PolicyTables<D> {
         const LO: [usize; 8] = [0, 1, 2, 3, 8, 9, 10, 11];
         const HI: [usize; 8] = [4, 5, 6, 7, 12, 13, 14, 15];
         let mut t = PolicyTables {
-            taps: [[0; 2 * D]; 5],
+            taps: [[[0; D]; 2]; 5],
             bias: [0; D],
         };
         for half in 0..D / 16 {
@@ -322,6 +386,7 @@ impl PolicyTables {
                     let ch = 16 * half + c;
                     t.bias[16 * half + 8 * part + j] = model.conv_b[ch];
                     for (p, pair) in t.taps.iter_mut().enumerate() {
+                        let pair = pair.as_flattened_mut();
                         let at = 32 * half + 16 * part + 2 * j;
                         pair[at] = model.tap(2 * p)[ch];
                         pair[at + 1] = if 2 * p + 1 < KERNEL {
@@ -341,8 +406,8 @@ impl PolicyTables {
 /// clipped accumulators around it, squares off the board zero), shifted and clipped,
 /// dotted with the head's weights; `QuantModel::forward`'s integers.
 #[inline(always)]
-fn policy_logit(
-    model: &QuantModel,
+fn policy_logit<const D: usize>(
+    model: &QuantNet<D>,
     acc: &[[i16; D]],
     w: usize,
     h: usize,
@@ -374,7 +439,7 @@ fn policy_logit(
 /// kernels inline into its loops (called one by one, a `target_feature` function is a
 /// call each time: this and one spread per changed square gave +18% nps with the
 /// network, journal "Network inference").
-fn sync_view(e: &mut NnEval, board: &Board, side: Color) {
+fn sync_view<const D: usize>(e: &mut NetEval<D>, board: &Board, side: Color) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: AVX2 was detected.
@@ -385,12 +450,12 @@ fn sync_view(e: &mut NnEval, board: &Board, side: Color) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn sync_view_avx2(e: &mut NnEval, board: &Board, side: Color) {
+unsafe fn sync_view_avx2<const D: usize>(e: &mut NetEval<D>, board: &Board, side: Color) {
     sync_view_with(Kernels { avx2: true }, e, board, side)
 }
 
 #[inline(always)]
-fn sync_view_with(k: Kernels, e: &mut NnEval, board: &Board, side: Color) {
+fn sync_view_with<const D: usize>(k: Kernels, e: &mut NetEval<D>, board: &Board, side: Color) {
     let (model, w, h) = (e.model, e.width, e.height);
     let v = &mut e.views[side.idx()];
     let history = board.history();
@@ -422,12 +487,12 @@ fn sync_view_with(k: Kernels, e: &mut NnEval, board: &Board, side: Color) {
 /// four lines and their accumulators (the board sum follows in `sync_view_with`).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn update_view(
+fn update_view<const D: usize>(
     k: Kernels,
-    model: &QuantModel,
+    model: &QuantNet<D>,
     w: usize,
     h: usize,
-    v: &mut View,
+    v: &mut View<D>,
     board: &Board,
     m: Move,
     side: Color,
@@ -459,7 +524,12 @@ fn update_view(
 /// An accumulator went from `old` to `new`: the board sum moves by the change of its
 /// clipped value.
 #[inline(always)]
-fn add_clipped_change(k: Kernels, hsum: &mut [i32; D], old: &[i16; D], new: &[i16; D]) {
+fn add_clipped_change<const D: usize>(
+    k: Kernels,
+    hsum: &mut [i32; D],
+    old: &[i16; D],
+    new: &[i16; D],
+) {
     let mut delta = [0i16; D];
     if k.clipped_delta(old, new, &mut delta) {
         for c in 0..D {
@@ -486,7 +556,7 @@ impl Kernels {
 
     /// `acc += new - old`, wrapping.
     #[inline(always)]
-    fn replace_row(self, acc: &mut [i16; D], old: &[i16; D], new: &[i16; D]) {
+    fn replace_row<const D: usize>(self, acc: &mut [i16; D], old: &[i16; D], new: &[i16; D]) {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: AVX2 was detected.
@@ -499,7 +569,12 @@ impl Kernels {
 
     /// `out = clip(new) - clip(old)`; whether any channel changed.
     #[inline(always)]
-    fn clipped_delta(self, old: &[i16; D], new: &[i16; D], out: &mut [i16; D]) -> bool {
+    fn clipped_delta<const D: usize>(
+        self,
+        old: &[i16; D],
+        new: &[i16; D],
+        out: &mut [i16; D],
+    ) -> bool {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: AVX2 was detected.
@@ -517,18 +592,16 @@ impl Kernels {
 /// AVX2 versions of `Kernels`, for any D that is a multiple of 16 channels.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{PolicyTables, D, KERNEL, ONE, WEIGHT_SHIFT};
+    use super::{PolicyTables, KERNEL, ONE, WEIGHT_SHIFT};
     use std::arch::x86_64::*;
 
-    const _: () = assert!(D.is_multiple_of(16));
-
     #[inline(always)]
-    unsafe fn load16(p: &[i16; D], half: usize) -> __m256i {
+    unsafe fn load16<const D: usize>(p: &[i16; D], half: usize) -> __m256i {
         _mm256_loadu_si256(p.as_ptr().add(16 * half) as *const __m256i)
     }
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn replace_row(acc: &mut [i16; D], old: &[i16; D], new: &[i16; D]) {
+    pub unsafe fn replace_row<const D: usize>(acc: &mut [i16; D], old: &[i16; D], new: &[i16; D]) {
         for half in 0..D / 16 {
             let a = load16(acc, half);
             let r = _mm256_add_epi16(_mm256_sub_epi16(a, load16(old, half)), load16(new, half));
@@ -537,7 +610,11 @@ mod simd {
     }
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn clipped_delta(old: &[i16; D], new: &[i16; D], out: &mut [i16; D]) -> bool {
+    pub unsafe fn clipped_delta<const D: usize>(
+        old: &[i16; D],
+        new: &[i16; D],
+        out: &mut [i16; D],
+    ) -> bool {
         let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(ONE as i16));
         let mut any = zero;
         for half in 0..D / 16 {
@@ -554,8 +631,8 @@ mod simd {
     /// same integers (the random walks compare it with `QuantModel::forward`).
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx2")]
-    pub unsafe fn policy_logit(
-        t: &PolicyTables,
+    pub unsafe fn policy_logit<const D: usize>(
+        t: &PolicyTables<D>,
         u: &[i16; D],
         pol_b: i32,
         acc: &[[i16; D]],
@@ -564,8 +641,9 @@ mod simd {
         x: usize,
         y: usize,
     ) -> i32 {
-        const ZERO: [i16; D] = [0; D];
-        let mut rows: [&[i16; D]; 10] = [&ZERO; 10];
+        const { assert!(D.is_multiple_of(16)) };
+        let zero_row = [0i16; D];
+        let mut rows: [&[i16; D]; 10] = [&zero_row; 10];
         for (tap, row) in rows.iter_mut().enumerate().take(KERNEL) {
             let (sx, sy) = (x + tap % 3, y + tap / 3);
             if sx != 0 && sy != 0 && sx <= w && sy <= h {
@@ -584,7 +662,7 @@ mod simd {
             for (p, pair) in t.taps.iter().enumerate() {
                 let a = clip(load16(rows[2 * p], half));
                 let c = clip(load16(rows[2 * p + 1], half));
-                let wp = pair.as_ptr().add(32 * half);
+                let wp = pair.as_flattened().as_ptr().add(32 * half);
                 let wl = _mm256_loadu_si256(wp as *const __m256i);
                 let wh = _mm256_loadu_si256(wp.add(16) as *const __m256i);
                 lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, c), wl));
@@ -614,17 +692,31 @@ mod tests {
     use crate::eval::nn::quant::{self, QuantScratch};
     use crate::game::Rule;
 
-    fn random_model(seed: u64) -> &'static QuantModel {
-        let q = QuantModel::from_float(&Model::random(seed)).expect("fits");
+    fn random_model<const D: usize>(seed: u64) -> &'static QuantNet<D> {
+        let q = QuantNet::from_float(&Model::<D>::random(seed)).expect("fits");
         Box::leak(Box::new(q))
     }
 
+    /// The built-in network's integers.
+    fn built_in() -> &'static QuantNet<32> {
+        match freestyle() {
+            QuantModel::C32(q) => q,
+            QuantModel::C64(_) => panic!("the built-in network has 32 channels"),
+        }
+    }
+
     /// Random make/undo walks, the views synced at random; every 7 steps the synced
-    /// state equals a fresh one and the outputs equal `QuantModel::forward`, to the integer.
-    fn check_walks(model: &'static QuantModel, w: usize, h: usize, walks: usize, seed: u64) {
+    /// state equals a fresh one and the outputs equal `QuantNet::forward`, to the integer.
+    fn check_walks<const D: usize>(
+        model: &'static QuantNet<D>,
+        w: usize,
+        h: usize,
+        walks: usize,
+        seed: u64,
+    ) {
         let mut rng = SplitMix64::new(seed);
         let mut board = Board::new(w, h, Rule::Freestyle);
-        let mut inc = NnEval::new(model, &board);
+        let mut inc = NetEval::new(model, &board);
         // A cache of 16 entries, so that positions share slots.
         inc.value_cache = vec![0; 16];
         let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
@@ -657,7 +749,7 @@ mod tests {
                 if !steps.is_multiple_of(7) {
                     continue;
                 }
-                let mut fresh = NnEval::new(model, &board);
+                let mut fresh = NetEval::new(model, &board);
                 for side in [Color::Black, Color::White] {
                     assert_eq!(
                         inc.accumulators(&board, side),
@@ -688,7 +780,7 @@ mod tests {
                 }
             }
             while board.undo().is_some() {}
-            let mut fresh = NnEval::new(model, &board);
+            let mut fresh = NetEval::new(model, &board);
             assert_eq!(
                 inc.accumulators(&board, Color::Black),
                 fresh.accumulators(&board, Color::Black)
@@ -699,24 +791,33 @@ mod tests {
 
     #[test]
     fn incremental_equals_full_recomputation_on_15x15() {
-        check_walks(random_model(5), 15, 15, 30, 1);
-        check_walks(freestyle(), 15, 15, 20, 2);
+        check_walks(random_model::<32>(5), 15, 15, 30, 1);
+        check_walks(random_model::<64>(15), 15, 15, 20, 11);
+        check_walks(built_in(), 15, 15, 20, 2);
     }
 
     #[test]
     fn incremental_equals_full_recomputation_on_20x20() {
-        check_walks(random_model(6), 20, 20, 20, 3);
+        check_walks(random_model::<32>(6), 20, 20, 20, 3);
+        check_walks(random_model::<64>(16), 20, 20, 10, 13);
     }
 
     #[test]
     fn incremental_equals_full_recomputation_on_a_rectangle() {
-        check_walks(random_model(7), 17, 9, 40, 4);
-        check_walks(freestyle(), 6, 13, 40, 5);
+        check_walks(random_model::<32>(7), 17, 9, 40, 4);
+        check_walks(random_model::<64>(17), 9, 17, 20, 14);
+        check_walks(built_in(), 6, 13, 40, 5);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_kernels_equal_portable_kernels() {
+        kernels_agree::<32>();
+        kernels_agree::<64>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn kernels_agree<const D: usize>() {
         if !quant::has_avx2() {
             return;
         }
@@ -746,12 +847,18 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_policy_equals_portable_policy() {
+        policies_agree::<32>();
+        policies_agree::<64>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn policies_agree<const D: usize>() {
         if !quant::has_avx2() {
             return;
         }
         let mut rng = SplitMix64::new(17);
         for (seed, w, h) in [(8u64, 15usize, 15usize), (9, 20, 20), (10, 7, 11)] {
-            let model = random_model(seed);
+            let model = random_model::<D>(seed);
             let mut board = Board::new(w, h, Rule::Freestyle);
             for _ in 0..w * h / 3 {
                 let m = Move::from_xy(rng.below(w as u64) as usize, rng.below(h as u64) as usize);
@@ -759,7 +866,7 @@ mod tests {
                     board.make(m);
                 }
             }
-            let mut e = NnEval::new(model, &board);
+            let mut e = NetEval::new(model, &board);
             e.compute(&board);
             let empties: Vec<Move> = (0..w * h)
                 .map(|i| Move::from_xy(i % w, i / w))
@@ -772,6 +879,33 @@ mod tests {
             let want: Vec<i32> = empties.iter().map(|&m| e.policy_at(m)).collect();
             assert_eq!((fast, got), (plain, want), "{w}x{h}");
         }
+    }
+
+    /// `NnEval`, the search's handle, runs a network of either width as `NetEval` does.
+    #[test]
+    fn the_search_handle_runs_both_widths() {
+        fn agree<const D: usize>(net: &'static QuantNet<D>, model: &'static QuantModel) {
+            let mut b = Board::new(15, 15, Rule::Freestyle);
+            let (mut inner, mut outer) = (NetEval::new(net, &b), NnEval::new(model, &b));
+            for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6), (9, 7), (5, 9)] {
+                b.make(Move::from_xy(x, y));
+                let moves: Vec<Move> = [(6, 7), (8, 7), (10, 10)]
+                    .map(|(x, y)| Move::from_xy(x, y))
+                    .into_iter()
+                    .filter(|&m| b.is_empty(m))
+                    .collect();
+                assert_eq!(outer.compute(&b), inner.compute(&b));
+                assert_eq!(outer.policy_for(&moves), inner.policy_for(&moves));
+                assert_eq!(outer.value_score(&b), inner.value_score(&b));
+                for &m in &moves {
+                    assert_eq!(outer.policy_at(m), inner.policy_at(m));
+                }
+            }
+        }
+        let wide = random_model::<64>(23);
+        let wide_model: &'static QuantModel = Box::leak(Box::new(QuantModel::C64(wide.clone())));
+        agree(wide, wide_model);
+        agree(built_in(), freestyle());
     }
 
     #[test]

@@ -11,6 +11,6 @@ pub mod quant;
 
 pub use features::{shape_index, SHAPES};
 pub use file::LoadError;
-pub use incremental::NnEval;
-pub use model::{wdl, Model, Scratch, D, HIDDEN};
-pub use quant::{QuantModel, QuantScratch};
+pub use incremental::{NetEval, NnEval};
+pub use model::{wdl, Model, Scratch, CHANNELS, ENGINE_CHANNELS, HIDDEN};
+pub use quant::{QuantModel, QuantNet, QuantScratch};

@@ -9,15 +9,18 @@
 //! value = V2 * clamp(V1 * g + b1, 0, 1) + b2                      (win, draw, loss logits)
 //! policy_s = u . m_s + c for each empty square                   (softmax over them)
 //! ```
-//! Everything is seen by the side to move. Parameters live in one flat vector (`layout`
+//! Everything is seen by the side to move. Parameters live in one flat vector (`Layout`
 //! gives the offsets), so the optimizer and the weight file treat them alike.
 
 use super::features::{board_shapes, grid_shapes, SHAPES};
 use crate::data::rng::SplitMix64;
 use crate::game::{Board, MAX_SIZE};
 
-/// Channels of the per-square features.
-pub const D: usize = 32;
+/// Channels of the per-square features of a network made without saying otherwise
+/// (`fivefold-train --channels`); a weight file says its own.
+pub const CHANNELS: usize = 32;
+/// The channel counts the engine runs (`QuantModel`); each is a multiple of 16.
+pub const ENGINE_CHANNELS: [usize; 2] = [32, 64];
 /// Width of the value head's hidden layer.
 pub const HIDDEN: usize = 32;
 /// Taps of the depthwise 3x3 convolution, row-major over `(dy, dx)` in `-1..=1`.
@@ -26,35 +29,36 @@ pub const KERNEL: usize = 9;
 pub const MAX_SQUARES: usize = MAX_SIZE * MAX_SIZE;
 const PADDED: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
 
-/// Offsets of each parameter block in `Model::params`.
-pub mod layout {
-    use super::{D, HIDDEN, KERNEL, SHAPES};
+/// Offsets of each parameter block in `Model::params` for `D` channels.
+pub struct Layout<const D: usize>;
+
+impl<const D: usize> Layout<D> {
     /// `[shape][channel]`
     pub const EMBED: usize = 0;
-    pub const EMBED_B: usize = EMBED + SHAPES * D;
+    pub const EMBED_B: usize = Self::EMBED + SHAPES * D;
     /// `[tap][channel]`
-    pub const CONV_W: usize = EMBED_B + D;
-    pub const CONV_B: usize = CONV_W + KERNEL * D;
+    pub const CONV_W: usize = Self::EMBED_B + D;
+    pub const CONV_B: usize = Self::CONV_W + KERNEL * D;
     /// `[hidden][channel]`
-    pub const V1_W: usize = CONV_B + D;
-    pub const V1_B: usize = V1_W + HIDDEN * D;
+    pub const V1_W: usize = Self::CONV_B + D;
+    pub const V1_B: usize = Self::V1_W + HIDDEN * D;
     /// `[outcome][hidden]`
-    pub const V2_W: usize = V1_B + HIDDEN;
-    pub const V2_B: usize = V2_W + 3 * HIDDEN;
-    pub const POL_U: usize = V2_B + 3;
-    pub const POL_B: usize = POL_U + D;
-    pub const PARAMS: usize = POL_B + 1;
+    pub const V2_W: usize = Self::V1_B + HIDDEN;
+    pub const V2_B: usize = Self::V2_W + 3 * HIDDEN;
+    pub const POL_U: usize = Self::V2_B + 3;
+    pub const POL_B: usize = Self::POL_U + D;
+    pub const PARAMS: usize = Self::POL_B + 1;
 }
-use layout::*;
 
+/// The float network with `D` channels.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Model {
+pub struct Model<const D: usize = CHANNELS> {
     pub params: Vec<f32>,
 }
 
 /// Inputs and every intermediate of one forward pass, reused between positions so that a
 /// forward pass allocates nothing. The trainer's backward pass reads the intermediates.
-pub struct Scratch {
+pub struct Scratch<const D: usize = CHANNELS> {
     pub width: usize,
     pub height: usize,
     pub shapes: Vec<[u16; 4]>,
@@ -74,14 +78,14 @@ pub struct Scratch {
     pub policy: Vec<f32>,
 }
 
-impl Default for Scratch {
+impl<const D: usize> Default for Scratch<D> {
     fn default() -> Self {
         Scratch::new()
     }
 }
 
-impl Scratch {
-    pub fn new() -> Scratch {
+impl<const D: usize> Scratch<D> {
+    pub fn new() -> Scratch<D> {
         Scratch {
             width: 0,
             height: 0,
@@ -153,24 +157,32 @@ fn uniform(rng: &mut SplitMix64, a: f32) -> f32 {
     (2.0 * u - 1.0) * a
 }
 
-impl Model {
+impl<const D: usize> Model<D> {
     /// A fresh model whose activations start inside the clipped ReLUs' linear range.
-    pub fn random(seed: u64) -> Model {
+    pub fn random(seed: u64) -> Model<D> {
         let mut rng = SplitMix64::new(seed);
-        let mut p = vec![0.0f32; PARAMS];
+        let mut p = vec![0.0f32; Layout::<D>::PARAMS];
         let mut fill = |range: std::ops::Range<usize>, a: f32, centre: f32| {
             for x in &mut p[range] {
                 *x = centre + uniform(&mut rng, a);
             }
         };
-        fill(EMBED..EMBED_B, 0.1, 0.0);
-        fill(EMBED_B..CONV_W, 0.0, 0.3);
-        fill(CONV_W..CONV_B, 0.2, 0.05);
-        fill(CONV_B..V1_W, 0.0, 0.2);
-        fill(V1_W..V1_B, 1.0 / (D as f32).sqrt(), 0.0);
-        fill(V1_B..V2_W, 0.0, 0.5);
-        fill(V2_W..V2_B, 1.0 / (HIDDEN as f32).sqrt(), 0.0);
-        fill(POL_U..POL_B, 0.5, 0.0);
+        fill(Layout::<D>::EMBED..Layout::<D>::EMBED_B, 0.1, 0.0);
+        fill(Layout::<D>::EMBED_B..Layout::<D>::CONV_W, 0.0, 0.3);
+        fill(Layout::<D>::CONV_W..Layout::<D>::CONV_B, 0.2, 0.05);
+        fill(Layout::<D>::CONV_B..Layout::<D>::V1_W, 0.0, 0.2);
+        fill(
+            Layout::<D>::V1_W..Layout::<D>::V1_B,
+            1.0 / (D as f32).sqrt(),
+            0.0,
+        );
+        fill(Layout::<D>::V1_B..Layout::<D>::V2_W, 0.0, 0.5);
+        fill(
+            Layout::<D>::V2_W..Layout::<D>::V2_B,
+            1.0 / (HIDDEN as f32).sqrt(),
+            0.0,
+        );
+        fill(Layout::<D>::POL_U..Layout::<D>::POL_B, 0.5, 0.0);
         Model { params: p }
     }
 
@@ -181,7 +193,7 @@ impl Model {
 
     /// Runs the network on the inputs loaded in `s`; returns the value logits
     /// (win, draw, loss for the side to move). Policy logits are left in `s.policy`.
-    pub fn forward(&self, s: &mut Scratch) -> [f32; 3] {
+    pub fn forward(&self, s: &mut Scratch<D>) -> [f32; 3] {
         self.accumulate(s);
         self.mix(s);
         self.value_head(s);
@@ -190,17 +202,17 @@ impl Model {
     }
 
     /// Loads `board` and runs the network on it.
-    pub fn evaluate(&self, board: &Board, s: &mut Scratch) -> [f32; 3] {
+    pub fn evaluate(&self, board: &Board, s: &mut Scratch<D>) -> [f32; 3] {
         s.load_board(board);
         self.forward(s)
     }
 
-    fn accumulate(&self, s: &mut Scratch) {
-        let bias = self.block(EMBED_B, D);
+    fn accumulate(&self, s: &mut Scratch<D>) {
+        let bias = self.block(Layout::<D>::EMBED_B, D);
         for (acc, shapes) in s.acc.iter_mut().zip(&s.shapes) {
             acc.copy_from_slice(bias);
             for &shape in shapes {
-                let row = self.block(EMBED + shape as usize * D, D);
+                let row = self.block(Layout::<D>::EMBED + shape as usize * D, D);
                 for c in 0..D {
                     acc[c] += row[c];
                 }
@@ -219,9 +231,9 @@ impl Model {
         }
     }
 
-    fn mix(&self, s: &mut Scratch) {
-        let bias = self.block(CONV_B, D);
-        let taps = self.block(CONV_W, KERNEL * D);
+    fn mix(&self, s: &mut Scratch<D>) {
+        let bias = self.block(Layout::<D>::CONV_B, D);
+        let taps = self.block(Layout::<D>::CONV_W, KERNEL * D);
         let pw = s.width + 2;
         for y in 0..s.height {
             for x in 0..s.width {
@@ -243,7 +255,7 @@ impl Model {
 
     /// The value reads the clipped accumulators, not the mixed channels: the engine then
     /// keeps its value up to date without the convolution (journal, session 37).
-    fn value_head(&self, s: &mut Scratch) {
+    fn value_head(&self, s: &mut Scratch<D>) {
         let mut g = [0.0f32; D];
         for y in 0..s.height {
             for x in 0..s.width {
@@ -256,19 +268,19 @@ impl Model {
         let n = (s.width * s.height).max(1) as f32;
         s.g = g.map(|x| x / n);
         for j in 0..HIDDEN {
-            let w = self.block(V1_W + j * D, D);
-            s.hidden[j] = self.params[V1_B + j] + dot(w, &s.g);
+            let w = self.block(Layout::<D>::V1_W + j * D, D);
+            s.hidden[j] = self.params[Layout::<D>::V1_B + j] + dot(w, &s.g);
         }
         let hidden = s.hidden.map(clamp01);
         for k in 0..3 {
-            let w = self.block(V2_W + k * HIDDEN, HIDDEN);
-            s.value[k] = self.params[V2_B + k] + dot(w, &hidden);
+            let w = self.block(Layout::<D>::V2_W + k * HIDDEN, HIDDEN);
+            s.value[k] = self.params[Layout::<D>::V2_B + k] + dot(w, &hidden);
         }
     }
 
-    fn policy_head(&self, s: &mut Scratch) {
-        let u = self.block(POL_U, D);
-        let b = self.params[POL_B];
+    fn policy_head(&self, s: &mut Scratch<D>) {
+        let u = self.block(Layout::<D>::POL_U, D);
+        let b = self.params[Layout::<D>::POL_B];
         for ((p, m), &empty) in s.policy.iter_mut().zip(&s.m).zip(&s.empty) {
             *p = if empty {
                 b + dot(u, m)
@@ -307,15 +319,16 @@ mod tests {
 
     #[test]
     fn layout_counts_every_parameter_once() {
-        assert_eq!(
-            PARAMS,
+        fn count<const D: usize>() -> usize {
             SHAPES * D + D + KERNEL * D + D + HIDDEN * D + HIDDEN + 3 * HIDDEN + 3 + D + 1
-        );
+        }
+        assert_eq!(Layout::<32>::PARAMS, count::<32>());
+        assert_eq!(Layout::<64>::PARAMS, count::<64>());
     }
 
     #[test]
     fn policy_covers_exactly_the_empty_squares() {
-        let model = Model::random(1);
+        let model = Model::<CHANNELS>::random(1);
         let b = board_with(&[(7, 7), (7, 8), (8, 8)], 15);
         let mut s = Scratch::new();
         let v = model.evaluate(&b, &mut s);
@@ -329,7 +342,7 @@ mod tests {
 
     #[test]
     fn scratch_reuse_across_sizes_gives_fresh_results() {
-        let model = Model::random(3);
+        let model = Model::<CHANNELS>::random(3);
         let small = board_with(&[(2, 2)], 9);
         let big = board_with(&[(7, 7), (8, 8)], 20);
         let mut fresh = Scratch::new();
@@ -342,7 +355,7 @@ mod tests {
 
     #[test]
     fn the_forward_pass_does_not_reallocate_up_to_the_largest_board() {
-        let model = Model::random(5);
+        let model = Model::<CHANNELS>::random(5);
         let mut s = Scratch::new();
         let before = (
             s.acc.as_ptr(),
@@ -363,7 +376,7 @@ mod tests {
 
     #[test]
     fn different_positions_get_different_values() {
-        let model = Model::random(4);
+        let model = Model::<CHANNELS>::random(4);
         let mut s = Scratch::new();
         let a = model.evaluate(&board_with(&[(7, 7)], 15), &mut s);
         let b = model.evaluate(&board_with(&[(7, 7), (3, 3)], 15), &mut s);

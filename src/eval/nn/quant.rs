@@ -8,8 +8,8 @@
 //! infinity) before the clipped ReLU. Outputs are int32 logits at `OUT_SCALE`.
 
 use super::features::SHAPES;
-use super::file::{fnv1a, LoadError};
-use super::model::{layout::*, Model, Scratch, D, HIDDEN, KERNEL};
+use super::file::{file_channels, fnv1a, LoadError};
+use super::model::{Layout, Model, Scratch, CHANNELS, HIDDEN, KERNEL};
 
 pub const ONE_SHIFT: u32 = 9;
 pub const ONE: i32 = 1 << ONE_SHIFT;
@@ -22,20 +22,21 @@ pub const OUT_SCALE: f32 = (ONE * WEIGHT) as f32;
 /// two (the rows are most of the sync's memory traffic; journal, session 37).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Row(pub [i16; D]);
+pub struct Row<const D: usize>(pub [i16; D]);
 
-const _: () = assert!(std::mem::size_of::<Row>() == 2 * D);
+const _: () = assert!(std::mem::size_of::<Row<32>>() == 64);
 
 /// Rows of `D` from a flat vector (its length a multiple of `D`).
-fn rows(flat: Vec<i16>) -> Vec<Row> {
+fn rows<const D: usize>(flat: Vec<i16>) -> Vec<Row<D>> {
     flat.chunks_exact(D)
         .map(|c| Row(c.try_into().expect("D columns")))
         .collect()
 }
 
+/// The integer network with `D` channels.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuantModel {
-    pub embed: Vec<Row>,
+pub struct QuantNet<const D: usize = CHANNELS> {
+    pub embed: Vec<Row<D>>,
     pub embed_b: Vec<i16>,
     pub conv_w: Vec<i16>,
     pub conv_b: Vec<i32>,
@@ -49,7 +50,7 @@ pub struct QuantModel {
 
 /// Integer intermediates of one forward pass, reused between positions.
 #[derive(Clone)]
-pub struct QuantScratch {
+pub struct QuantScratch<const D: usize = CHANNELS> {
     pub acc: Vec<[i16; D]>,
     pub hpad: Vec<[i16; D]>,
     pub m: Vec<[i16; D]>,
@@ -60,14 +61,14 @@ pub struct QuantScratch {
     padded: (usize, usize),
 }
 
-impl Default for QuantScratch {
+impl<const D: usize> Default for QuantScratch<D> {
     fn default() -> Self {
         QuantScratch::new()
     }
 }
 
-impl QuantScratch {
-    pub fn new() -> QuantScratch {
+impl<const D: usize> QuantScratch<D> {
+    pub fn new() -> QuantScratch<D> {
         use super::model::MAX_SQUARES;
         use crate::game::MAX_SIZE;
         QuantScratch {
@@ -114,22 +115,42 @@ fn quantise32(values: &[f32], scale: i32) -> Vec<i32> {
         .collect()
 }
 
-impl QuantModel {
+impl<const D: usize> QuantNet<D> {
     /// Quantises a float model; fails when a weight is out of int16 range or when an
     /// accumulator (bias + four embedding rows) could overflow int16.
-    pub fn from_float(m: &Model) -> Result<QuantModel, String> {
+    pub fn from_float(m: &Model<D>) -> Result<QuantNet<D>, String> {
         let p = &m.params;
-        let q = QuantModel {
-            embed: rows(quantise16(&p[EMBED..EMBED_B], ONE, "embedding")?),
-            embed_b: quantise16(&p[EMBED_B..CONV_W], ONE, "embedding bias")?,
-            conv_w: quantise16(&p[CONV_W..CONV_B], WEIGHT, "convolution")?,
-            conv_b: quantise32(&p[CONV_B..V1_W], ONE * WEIGHT),
-            v1_w: quantise16(&p[V1_W..V1_B], WEIGHT, "value layer 1")?,
-            v1_b: quantise32(&p[V1_B..V2_W], ONE * WEIGHT),
-            v2_w: quantise16(&p[V2_W..V2_B], WEIGHT, "value layer 2")?,
-            v2_b: quantise32(&p[V2_B..POL_U], ONE * WEIGHT),
-            pol_u: quantise16(&p[POL_U..POL_B], WEIGHT, "policy")?,
-            pol_b: (p[POL_B] as f64 * (ONE * WEIGHT) as f64).round() as i32,
+        let q = QuantNet {
+            embed: rows(quantise16(
+                &p[Layout::<D>::EMBED..Layout::<D>::EMBED_B],
+                ONE,
+                "embedding",
+            )?),
+            embed_b: quantise16(
+                &p[Layout::<D>::EMBED_B..Layout::<D>::CONV_W],
+                ONE,
+                "embedding bias",
+            )?,
+            conv_w: quantise16(
+                &p[Layout::<D>::CONV_W..Layout::<D>::CONV_B],
+                WEIGHT,
+                "convolution",
+            )?,
+            conv_b: quantise32(&p[Layout::<D>::CONV_B..Layout::<D>::V1_W], ONE * WEIGHT),
+            v1_w: quantise16(
+                &p[Layout::<D>::V1_W..Layout::<D>::V1_B],
+                WEIGHT,
+                "value layer 1",
+            )?,
+            v1_b: quantise32(&p[Layout::<D>::V1_B..Layout::<D>::V2_W], ONE * WEIGHT),
+            v2_w: quantise16(
+                &p[Layout::<D>::V2_W..Layout::<D>::V2_B],
+                WEIGHT,
+                "value layer 2",
+            )?,
+            v2_b: quantise32(&p[Layout::<D>::V2_B..Layout::<D>::POL_U], ONE * WEIGHT),
+            pol_u: quantise16(&p[Layout::<D>::POL_U..Layout::<D>::POL_B], WEIGHT, "policy")?,
+            pol_b: (p[Layout::<D>::POL_B] as f64 * (ONE * WEIGHT) as f64).round() as i32,
         };
         let row_max = q
             .embed
@@ -155,31 +176,58 @@ impl QuantModel {
     /// The float model these integers stand for (each weight divided by its scale):
     /// lets training go on from a network of which only the quantised file is kept, as
     /// the built-in one. Quantising the result gives these integers back.
-    pub fn dequantise(&self) -> Model {
-        let mut p = vec![0.0f32; PARAMS];
+    pub fn dequantise(&self) -> Model<D> {
+        let mut p = vec![0.0f32; Layout::<D>::PARAMS];
         let mut put = |at: usize, v: &mut dyn Iterator<Item = f32>| {
             v.enumerate().for_each(|(i, x)| p[at + i] = x);
         };
         let (one, w, ow) = (ONE as f32, WEIGHT as f32, (ONE * WEIGHT) as f32);
         put(
-            EMBED,
+            Layout::<D>::EMBED,
             &mut self.embed.iter().flat_map(|r| r.0).map(|x| x as f32 / one),
         );
-        put(EMBED_B, &mut self.embed_b.iter().map(|&x| x as f32 / one));
-        put(CONV_W, &mut self.conv_w.iter().map(|&x| x as f32 / w));
-        put(CONV_B, &mut self.conv_b.iter().map(|&x| x as f32 / ow));
-        put(V1_W, &mut self.v1_w.iter().map(|&x| x as f32 / w));
-        put(V1_B, &mut self.v1_b.iter().map(|&x| x as f32 / ow));
-        put(V2_W, &mut self.v2_w.iter().map(|&x| x as f32 / w));
-        put(V2_B, &mut self.v2_b.iter().map(|&x| x as f32 / ow));
-        put(POL_U, &mut self.pol_u.iter().map(|&x| x as f32 / w));
-        put(POL_B, &mut std::iter::once(self.pol_b as f32 / ow));
+        put(
+            Layout::<D>::EMBED_B,
+            &mut self.embed_b.iter().map(|&x| x as f32 / one),
+        );
+        put(
+            Layout::<D>::CONV_W,
+            &mut self.conv_w.iter().map(|&x| x as f32 / w),
+        );
+        put(
+            Layout::<D>::CONV_B,
+            &mut self.conv_b.iter().map(|&x| x as f32 / ow),
+        );
+        put(
+            Layout::<D>::V1_W,
+            &mut self.v1_w.iter().map(|&x| x as f32 / w),
+        );
+        put(
+            Layout::<D>::V1_B,
+            &mut self.v1_b.iter().map(|&x| x as f32 / ow),
+        );
+        put(
+            Layout::<D>::V2_W,
+            &mut self.v2_w.iter().map(|&x| x as f32 / w),
+        );
+        put(
+            Layout::<D>::V2_B,
+            &mut self.v2_b.iter().map(|&x| x as f32 / ow),
+        );
+        put(
+            Layout::<D>::POL_U,
+            &mut self.pol_u.iter().map(|&x| x as f32 / w),
+        );
+        put(
+            Layout::<D>::POL_B,
+            &mut std::iter::once(self.pol_b as f32 / ow),
+        );
         Model { params: p }
     }
 
     /// Runs the integer network on the inputs loaded in `s` (see `Scratch::load_board`).
     /// Returns the value logits at `OUT_SCALE`; policy logits are left in `q.policy`.
-    pub fn forward(&self, s: &Scratch, q: &mut QuantScratch) -> [i32; 3] {
+    pub fn forward(&self, s: &Scratch<D>, q: &mut QuantScratch<D>) -> [i32; 3] {
         q.resize(s.width, s.height);
         let mut acc = std::mem::take(&mut q.acc);
         for (a, shapes) in acc.iter_mut().zip(&s.shapes) {
@@ -228,7 +276,7 @@ impl QuantModel {
         height: usize,
         acc: &[[i16; D]],
         empty: &[bool],
-        q: &mut QuantScratch,
+        q: &mut QuantScratch<D>,
     ) -> [i32; 3] {
         q.resize(width, height);
         #[cfg(target_arch = "x86_64")]
@@ -239,15 +287,6 @@ impl QuantModel {
         }
         forward_body(self, width, height, acc, empty, q);
         q.value
-    }
-
-    /// Logits as floats, comparable with the float model's.
-    pub fn to_float(v: i32) -> f32 {
-        if v == i32::MIN {
-            f32::NEG_INFINITY
-        } else {
-            v as f32 / OUT_SCALE
-        }
     }
 }
 
@@ -265,7 +304,7 @@ fn dot_i16<const N: usize>(w: &[i16], x: &[i16; N]) -> i32 {
 
 /// `acc += row`, wrapping.
 #[inline(always)]
-pub fn add_row(acc: &mut [i16; D], row: &[i16; D]) {
+pub fn add_row<const D: usize>(acc: &mut [i16; D], row: &[i16; D]) {
     for c in 0..D {
         acc[c] = acc[c].wrapping_add(row[c]);
     }
@@ -273,7 +312,7 @@ pub fn add_row(acc: &mut [i16; D], row: &[i16; D]) {
 
 /// `acc -= row`, wrapping.
 #[inline(always)]
-pub fn sub_row(acc: &mut [i16; D], row: &[i16; D]) {
+pub fn sub_row<const D: usize>(acc: &mut [i16; D], row: &[i16; D]) {
     for c in 0..D {
         acc[c] = acc[c].wrapping_sub(row[c]);
     }
@@ -291,13 +330,13 @@ pub fn has_avx2() -> bool {
 /// The network after the accumulators: clipped copy into the padded plane, mixing,
 /// value and policy heads. Plain loops over the channels, so they vectorise.
 #[inline(always)]
-fn forward_body(
-    model: &QuantModel,
+fn forward_body<const D: usize>(
+    model: &QuantNet<D>,
     width: usize,
     height: usize,
     acc: &[[i16; D]],
     empty: &[bool],
-    q: &mut QuantScratch,
+    q: &mut QuantScratch<D>,
 ) {
     let pw = width + 2;
     let mut sum = [0i32; D];
@@ -325,7 +364,12 @@ fn forward_body(
 
 /// Policy logits of the mixed channels `m` on the empty squares (`i32::MIN` elsewhere).
 #[inline(always)]
-pub(super) fn policy_head(model: &QuantModel, m: &[[i16; D]], empty: &[bool], out: &mut [i32]) {
+pub(super) fn policy_head<const D: usize>(
+    model: &QuantNet<D>,
+    m: &[[i16; D]],
+    empty: &[bool],
+    out: &mut [i32],
+) {
     let u: &[i16; D] = model.pol_u[..].try_into().expect("D weights");
     for ((p, m), &empty) in out.iter_mut().zip(m).zip(empty) {
         *p = if empty {
@@ -346,13 +390,13 @@ pub(super) fn policy_head(model: &QuantModel, m: &[[i16; D]], empty: &[bool], ou
 /// The processor must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn forward_avx2(
-    model: &QuantModel,
+unsafe fn forward_avx2<const D: usize>(
+    model: &QuantNet<D>,
     width: usize,
     height: usize,
     acc: &[[i16; D]],
     empty: &[bool],
-    q: &mut QuantScratch,
+    q: &mut QuantScratch<D>,
 ) {
     forward_body(model, width, height, acc, empty, q)
 }
@@ -373,7 +417,11 @@ fn rounded_mean(v: i32, n: u64, inv: u64) -> i32 {
 /// The value logits from the per-channel sum of the clipped accumulators over `n`
 /// squares (version 1 files read the mixed channels instead; they are refused).
 #[inline]
-pub(super) fn value_from_sum(model: &QuantModel, sum: &[i32; D], n: usize) -> [i32; 3] {
+pub(super) fn value_from_sum<const D: usize>(
+    model: &QuantNet<D>,
+    sum: &[i32; D],
+    n: usize,
+) -> [i32; 3] {
     // The rounded mean (v + n/2) / n by one multiply and shift, exact: v + n/2 < 2^19
     // (clipped channels <= ONE over at most 22 x 22 squares) and n < 2^9, so the
     // reciprocal's error stays below 2^-12 of a unit (one division a call, not 32).
@@ -391,7 +439,7 @@ pub(super) fn value_from_sum(model: &QuantModel, sum: &[i32; D], n: usize) -> [i
 }
 
 #[inline(always)]
-fn mix_body(
+fn mix_body<const D: usize>(
     conv_w: &[i16],
     conv_b: &[i32],
     width: usize,
@@ -424,7 +472,7 @@ fn mix_body(
 pub const QMAGIC: &[u8; 6] = b"FFQNET";
 pub const QVERSION: u16 = 2;
 
-impl QuantModel {
+impl<const D: usize> QuantNet<D> {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(QMAGIC);
@@ -484,9 +532,9 @@ impl Reader<'_> {
     }
 }
 
-impl QuantModel {
-    /// Reads a quantised weight file; errors as `Model::from_bytes`.
-    pub fn from_bytes(bytes: &[u8]) -> Result<QuantModel, LoadError> {
+impl<const D: usize> QuantNet<D> {
+    /// Reads a quantised weight file of `D` channels; errors as `Model::from_bytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantNet<D>, LoadError> {
         if bytes.len() < 8 || &bytes[..6] != QMAGIC {
             return Err(LoadError::NotANetwork);
         }
@@ -503,7 +551,7 @@ impl QuantModel {
                 build: [build[0], build[1], build[2], 0],
             });
         }
-        let q = QuantModel {
+        let q = QuantNet {
             embed: rows(r.i16s(SHAPES * D)?),
             embed_b: r.i16s(D)?,
             conv_w: r.i16s(KERNEL * D)?,
@@ -530,6 +578,61 @@ impl QuantModel {
     }
 }
 
+/// A quantised network of one of the widths the engine runs (`ENGINE_CHANNELS`), as
+/// its weight file says: the engine's handle on a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuantModel {
+    C32(QuantNet<32>),
+    C64(QuantNet<64>),
+}
+
+impl From<QuantNet<32>> for QuantModel {
+    fn from(q: QuantNet<32>) -> QuantModel {
+        QuantModel::C32(q)
+    }
+}
+
+impl From<QuantNet<64>> for QuantModel {
+    fn from(q: QuantNet<64>) -> QuantModel {
+        QuantModel::C64(q)
+    }
+}
+
+impl QuantModel {
+    /// Reads a quantised weight file of any width the engine runs; a file of another
+    /// width is refused as the 32-channel reader refuses it (wrong dimensions).
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantModel, LoadError> {
+        match file_channels(bytes) {
+            Some(64) if bytes.starts_with(QMAGIC) => QuantNet::from_bytes(bytes).map(Self::C64),
+            _ => QuantNet::from_bytes(bytes).map(Self::C32),
+        }
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            QuantModel::C32(q) => q.to_bytes(),
+            QuantModel::C64(q) => q.to_bytes(),
+        }
+    }
+
+    /// Channels of the per-square features.
+    pub fn channels(&self) -> usize {
+        match self {
+            QuantModel::C32(_) => 32,
+            QuantModel::C64(_) => 64,
+        }
+    }
+
+    /// Logits as floats, comparable with the float model's.
+    pub fn to_float(v: i32) -> f32 {
+        if v == i32::MIN {
+            f32::NEG_INFINITY
+        } else {
+            v as f32 / OUT_SCALE
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,10 +650,16 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_forward_equals_portable_forward() {
+        avx2_forward_equals_portable::<32>();
+        avx2_forward_equals_portable::<64>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_forward_equals_portable<const D: usize>() {
         if !has_avx2() {
             return;
         }
-        let model = QuantModel::from_float(&Model::random(21)).expect("fits");
+        let model = QuantNet::from_float(&Model::<D>::random(21)).expect("fits");
         let mut rng = crate::data::rng::SplitMix64::new(22);
         for (w, h) in [(15, 15), (20, 20), (7, 12)] {
             let acc: Vec<[i16; D]> = (0..w * h)
@@ -570,8 +679,13 @@ mod tests {
 
     #[test]
     fn the_integer_network_tracks_the_float_one() {
-        let model = Model::random(9);
-        let q = QuantModel::from_float(&model).expect("fits");
+        tracks::<32>();
+        tracks::<64>();
+    }
+
+    fn tracks<const D: usize>() {
+        let model = Model::<D>::random(9);
+        let q = QuantNet::from_float(&model).expect("fits");
         let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
         let b = board(&[(7, 7), (8, 8), (7, 8), (6, 6), (9, 9)]);
         let value = model.evaluate(&b, &mut s);
@@ -588,9 +702,11 @@ mod tests {
 
     #[test]
     fn dequantising_the_built_in_network_quantises_back_to_it() {
-        let q = crate::eval::nn::incremental::freestyle();
+        let QuantModel::C32(q) = crate::eval::nn::incremental::freestyle() else {
+            panic!("the built-in network has 32 channels")
+        };
         let model = q.dequantise();
-        assert_eq!(QuantModel::from_float(&model).as_ref(), Ok(q));
+        assert_eq!(QuantNet::from_float(&model).as_ref(), Ok(q));
         // and the floats are the network's: both forward passes agree
         let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
         let b = board(&[(7, 7), (8, 8), (7, 8), (6, 6), (9, 9), (6, 8)]);
@@ -604,7 +720,11 @@ mod tests {
 
     #[test]
     fn the_quantised_file_loads_back_and_refuses_damage() {
-        let q = QuantModel::from_float(&Model::random(3)).expect("fits");
+        let wide = QuantModel::from(QuantNet::from_float(&Model::<64>::random(3)).expect("fits"));
+        assert_eq!(QuantModel::from_bytes(&wide.to_bytes()).as_ref(), Ok(&wide));
+        assert_eq!(wide.channels(), 64);
+        let q = QuantModel::from(QuantNet::from_float(&Model::<32>::random(3)).expect("fits"));
+        assert_eq!(q.channels(), 32);
         let bytes = q.to_bytes();
         assert_eq!(QuantModel::from_bytes(&bytes).as_ref(), Ok(&q));
         let short = QuantModel::from_bytes(&bytes[..bytes.len() - 3]);
@@ -616,19 +736,25 @@ mod tests {
         bad[6] = 9;
         assert_eq!(QuantModel::from_bytes(&bad), Err(LoadError::Version(9)));
         assert_eq!(
-            QuantModel::from_bytes(&Model::random(3).to_bytes()),
+            QuantModel::from_bytes(&Model::<32>::random(3).to_bytes()),
             Err(LoadError::NotANetwork)
         );
+        let mut odd = bytes.clone();
+        odd[12] = 48; // channels: no engine width
+        assert!(matches!(
+            QuantModel::from_bytes(&odd),
+            Err(LoadError::Dimensions { .. })
+        ));
     }
 
     #[test]
     fn weights_out_of_range_are_refused() {
-        let mut model = Model::random(9);
-        model.params[EMBED + 5] = 40.0;
-        assert!(QuantModel::from_float(&model).is_err());
-        let mut model = Model::random(9);
-        model.params[CONV_W] = 100.0;
-        let err = QuantModel::from_float(&model).unwrap_err();
+        let mut model = Model::<32>::random(9);
+        model.params[Layout::<32>::EMBED + 5] = 40.0;
+        assert!(QuantNet::from_float(&model).is_err());
+        let mut model = Model::<32>::random(9);
+        model.params[Layout::<32>::CONV_W] = 100.0;
+        let err = QuantNet::from_float(&model).unwrap_err();
         assert!(err.contains("convolution"), "{err}");
     }
 
@@ -638,8 +764,8 @@ mod tests {
     /// `FIVEFOLD_WRITE_VECTORS=1` only when the quantisation changes on purpose.
     #[test]
     fn the_integer_outputs_match_the_test_vectors() {
-        let model = Model::random(44);
-        let q = QuantModel::from_float(&model).expect("fits");
+        let model = Model::<32>::random(44);
+        let q = QuantNet::from_float(&model).expect("fits");
         let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
         let mut lines = Vec::new();
         for (w, h, seed) in [(15usize, 15usize, 1u64), (9, 9, 2), (20, 20, 3), (7, 12, 4)] {
