@@ -454,6 +454,16 @@ fn checked_recipe(net: &str, campaigns: &[&str], dir: &Path) {
 }
 
 #[test]
+fn the_netg_recipe_plays_its_five_campaigns_in_order_and_repeats() {
+    let dir = std::env::temp_dir().join(format!("fivefold-netg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    checked_recipe("netG", &["c5", "g2", "dA", "c20", "c20e"], &dir);
+    let net = std::fs::read(dir.join("a/netG.q")).expect("netG.q");
+    assert_eq!(fivefold::eval::nn::file::file_channels(&net), Some(64));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
     let dir = std::env::temp_dir().join(format!("fivefold-nete-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

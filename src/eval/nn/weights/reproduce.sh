@@ -3,7 +3,7 @@
 # byte for byte: its campaigns, each played by a parent network taken from the
 # repository's history, concatenated in the recipe's order, then one training run.
 #
-#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR      (NET: netE or netD)
+#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR      (NET: netG, netE or netD)
 #
 # The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
 # Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
@@ -18,7 +18,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-net=${1:?usage: reproduce.sh NET WORKDIR (NET: netE or netD)}
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: netG, netE or netD)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -79,6 +79,21 @@ train() {
 }
 
 case "$net" in
+    netG)
+        # netG, built in at session 57: netE's recipe at 64 channels on netE's four
+        # campaigns and one netE played (c20e; README.md here).
+        expect=e67cd97f7f88401f03c10f9ca2f2eb0c261b771a16fff5bd601f73ecbcdf5bee
+        parent netB ff33754^
+        parent netD 8eb073d
+        parent netE ec5ba00
+        campaign c5 netD 20261531 100000 400 5000 "0..266"
+        campaign g2 netB 20261301 20000 200 20000 "0..199"
+        campaign dA netD 20265101 40000 800 20000 "0..150 153 157 151 152 154..156 158..170"
+        campaign c20 netD 20261541 100000 400 20000 "0..85"
+        campaign c20e netE 20261551 100000 400 20000 "0..108"
+        train 6 "$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd" "$work/c20e.ffd" \
+            --channels 64
+        ;;
     netE)
         # netE, built in at ec5ba00: a fresh network on four campaigns (README.md here).
         expect=2a128c8284b377f1ddf9f63e1d87918f46c3a3e3c745ec2485d9706af22c24d4
@@ -98,7 +113,7 @@ case "$net" in
         train 3 "$work/g2.ffd" --init "$work/netB.q" --lr 0.0005
         ;;
     *)
-        echo "unknown network $net (known: netE, netD)" >&2
+        echo "unknown network $net (known: netG, netE, netD)" >&2
         exit 2
         ;;
 esac
