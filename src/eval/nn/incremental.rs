@@ -2,7 +2,7 @@
 //!
 //! Every square holds, for each colour to move (a view: every shape's own/opponent
 //! reading swaps with the side to move), its four line shapes and their int16 accumulator
-//! (`QuantModel::accumulator`); each view also keeps the board sum of the clipped
+//! (`QuantNet::accumulator`); each view also keeps the board sum of the clipped
 //! accumulators, which is all the value head reads.
 //!
 //! A stone changes the shapes of the squares within `REACH` along its four lines (and its
@@ -404,7 +404,7 @@ impl<const D: usize> PolicyTables<D> {
 
 /// The policy logit at square `(x, y)`: the mixing convolution there (taps on the
 /// clipped accumulators around it, squares off the board zero), shifted and clipped,
-/// dotted with the head's weights; `QuantModel::forward`'s integers.
+/// dotted with the head's weights; `QuantNet::forward`'s integers.
 #[inline(always)]
 fn policy_logit<const D: usize>(
     model: &QuantNet<D>,
@@ -628,7 +628,7 @@ mod simd {
     }
 
     /// `super::policy_logit` with two taps a `_mm256_madd_epi16` (`PolicyTables`); the
-    /// same integers (the random walks compare it with `QuantModel::forward`).
+    /// same integers (the random walks compare it with `QuantNet::forward`).
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx2")]
     pub unsafe fn policy_logit<const D: usize>(
