@@ -25,6 +25,7 @@ pub const OUT_SCALE: f32 = (ONE * WEIGHT) as f32;
 pub struct Row<const D: usize>(pub [i16; D]);
 
 const _: () = assert!(std::mem::size_of::<Row<32>>() == 64);
+const _: () = assert!(std::mem::size_of::<Row<64>>() == 128);
 
 /// Rows of `D` from a flat vector (its length a multiple of `D`).
 fn rows<const D: usize>(flat: Vec<i16>) -> Vec<Row<D>> {
@@ -177,51 +178,28 @@ impl<const D: usize> QuantNet<D> {
     /// lets training go on from a network of which only the quantised file is kept, as
     /// the built-in one. Quantising the result gives these integers back.
     pub fn dequantise(&self) -> Model<D> {
-        let mut p = vec![0.0f32; Layout::<D>::PARAMS];
-        let mut put = |at: usize, v: &mut dyn Iterator<Item = f32>| {
-            v.enumerate().for_each(|(i, x)| p[at + i] = x);
-        };
         let (one, w, ow) = (ONE as f32, WEIGHT as f32, (ONE * WEIGHT) as f32);
-        put(
-            Layout::<D>::EMBED,
-            &mut self.embed.iter().flat_map(|r| r.0).map(|x| x as f32 / one),
-        );
-        put(
-            Layout::<D>::EMBED_B,
-            &mut self.embed_b.iter().map(|&x| x as f32 / one),
-        );
-        put(
-            Layout::<D>::CONV_W,
-            &mut self.conv_w.iter().map(|&x| x as f32 / w),
-        );
-        put(
-            Layout::<D>::CONV_B,
-            &mut self.conv_b.iter().map(|&x| x as f32 / ow),
-        );
-        put(
-            Layout::<D>::V1_W,
-            &mut self.v1_w.iter().map(|&x| x as f32 / w),
-        );
-        put(
-            Layout::<D>::V1_B,
-            &mut self.v1_b.iter().map(|&x| x as f32 / ow),
-        );
-        put(
-            Layout::<D>::V2_W,
-            &mut self.v2_w.iter().map(|&x| x as f32 / w),
-        );
-        put(
-            Layout::<D>::V2_B,
-            &mut self.v2_b.iter().map(|&x| x as f32 / ow),
-        );
-        put(
-            Layout::<D>::POL_U,
-            &mut self.pol_u.iter().map(|&x| x as f32 / w),
-        );
-        put(
-            Layout::<D>::POL_B,
-            &mut std::iter::once(self.pol_b as f32 / ow),
-        );
+        let i16s = |v: &[i16], scale: f32| v.iter().map(move |&x| x as f32 / scale).collect();
+        let i32s = |v: &[i32], scale: f32| v.iter().map(move |&x| x as f32 / scale).collect();
+        // The blocks in `Layout` order, each right after the one before.
+        let blocks: [Vec<f32>; 10] = [
+            self.embed
+                .iter()
+                .flat_map(|r| r.0)
+                .map(|x| x as f32 / one)
+                .collect(),
+            i16s(&self.embed_b, one),
+            i16s(&self.conv_w, w),
+            i32s(&self.conv_b, ow),
+            i16s(&self.v1_w, w),
+            i32s(&self.v1_b, ow),
+            i16s(&self.v2_w, w),
+            i32s(&self.v2_b, ow),
+            i16s(&self.pol_u, w),
+            vec![self.pol_b as f32 / ow],
+        ];
+        let p = blocks.concat();
+        assert_eq!(p.len(), Layout::<D>::PARAMS, "every block, in order");
         Model { params: p }
     }
 
