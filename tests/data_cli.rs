@@ -454,6 +454,25 @@ fn checked_recipe(net: &str, campaigns: &[&str], dir: &Path) {
 }
 
 #[test]
+fn the_neth_recipe_plays_its_six_campaigns_in_order_the_last_on_20x20() {
+    let dir = std::env::temp_dir().join(format!("fivefold-neth-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    checked_recipe("netH", &["c5", "g2", "dA", "c20", "c20e", "g20"], &dir);
+    for (campaign, size) in [("c20e", 15), ("g20", 20)] {
+        let bytes = std::fs::read(dir.join(format!("a/{campaign}.ffd"))).expect("ffd");
+        let games = fivefold::data::format::parse_games(&bytes).expect("parses");
+        assert!(!games.is_empty());
+        assert!(
+            games.iter().all(|g| (g.width, g.height) == (size, size)),
+            "{campaign}"
+        );
+    }
+    let net = std::fs::read(dir.join("a/netH.q")).expect("netH.q");
+    assert_eq!(fivefold::eval::nn::file::file_channels(&net), Some(64));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_netg_recipe_plays_its_five_campaigns_in_order_and_repeats() {
     let dir = std::env::temp_dir().join(format!("fivefold-netg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -3,7 +3,7 @@
 # byte for byte: its campaigns, each played by a parent network taken from the
 # repository's history, concatenated in the recipe's order, then one training run.
 #
-#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR      (NET: netG, netE or netD)
+#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR      (NET: netH, netG, netE or netD)
 #
 # The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
 # Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
@@ -18,7 +18,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-net=${1:?usage: reproduce.sh NET WORKDIR (NET: netG, netE or netD)}
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: netH, netG, netE or netD)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -49,16 +49,16 @@ span() {
     done
 }
 
-# campaign NAME PARENT SEED GAMES SHARDS NODES "ORDER": plays the shards ORDER names
-# (game i depends only on the seed and i) and concatenates them, in that order, into
-# WORKDIR/NAME.ffd.
+# campaign NAME PARENT SEED GAMES SHARDS NODES "ORDER" [SIZE]: plays the shards ORDER
+# names (game i depends only on the seed and i) on a SIZE board (default 15) and
+# concatenates them, in that order, into WORKDIR/NAME.ffd.
 campaign() {
-    local name=$1 nn=$work/$2.q seed=$3 games=$4 shards=$5 nodes=$6 order
+    local name=$1 nn=$work/$2.q seed=$3 games=$4 shards=$5 nodes=$6 size=${8:-15} order
     order=$(span "$7")
     if [ -n "$SMALL" ]; then
         games=$((shards * 2)) nodes=300 order=$(echo "$order" | head -n 2)
     fi
-    echo "$order" | SEED=$seed SIZE=15 GAMES=$games SHARDS=$shards NODES=$nodes NN=$nn \
+    echo "$order" | SEED=$seed SIZE=$size GAMES=$games SHARDS=$shards NODES=$nodes NN=$nn \
         OUT=$work/$name FIVEFOLD_DATA=$DATA xargs -P "$JOBS" -I{} bash -c \
         '[ -s "$OUT/shard-$(printf %05d {}).ffd" ] || SHARD={} bash "$0"' \
         "$root/docs/cluster/gen-shard.sh"
@@ -79,6 +79,22 @@ train() {
 }
 
 case "$net" in
+    netH)
+        # netH: netG's recipe with a 20x20 campaign netG played (g20; README.md here).
+        expect=84f0fd1d95d6a53c94432d9f76a19182618b144ad95395197c39c3ec3d8747ea
+        parent netB ff33754^
+        parent netD 8eb073d
+        parent netE ec5ba00
+        parent netG 9a0d016
+        campaign c5 netD 20261531 100000 400 5000 "0..266"
+        campaign g2 netB 20261301 20000 200 20000 "0..199"
+        campaign dA netD 20265101 40000 800 20000 "0..150 153 157 151 152 154..156 158..170"
+        campaign c20 netD 20261541 100000 400 20000 "0..85"
+        campaign c20e netE 20261551 100000 400 20000 "0..108"
+        campaign g20 netG 20261581 100000 400 20000 "0..96" 20
+        train 6 "$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd" "$work/c20e.ffd" \
+            "$work/g20.ffd" --channels 64
+        ;;
     netG)
         # netG, built in at session 57: netE's recipe at 64 channels on netE's four
         # campaigns and one netE played (c20e; README.md here).
@@ -113,7 +129,7 @@ case "$net" in
         train 3 "$work/g2.ffd" --init "$work/netB.q" --lr 0.0005
         ;;
     *)
-        echo "unknown network $net (known: netG, netE, netD)" >&2
+        echo "unknown network $net (known: netH, netG, netE, netD)" >&2
         exit 2
         ;;
 esac
