@@ -78,48 +78,46 @@ train() {
         --loss-csv "$work/$net.csv"
 }
 
+# nete_data: netE's four campaigns (and their parents); netg_data: netG's five, the
+# fifth played by netE. Each recipe below trains on a campaign list that grew by one.
+nete_data() {
+    parent netB ff33754^
+    parent netD 8eb073d
+    campaign c5 netD 20261531 100000 400 5000 "0..266"
+    campaign g2 netB 20261301 20000 200 20000 "0..199"
+    campaign dA netD 20265101 40000 800 20000 "0..150 153 157 151 152 154..156 158..170"
+    campaign c20 netD 20261541 100000 400 20000 "0..85"
+}
+netg_data() {
+    nete_data
+    parent netE ec5ba00
+    campaign c20e netE 20261551 100000 400 20000 "0..108"
+}
+nete_files=("$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd")
+netg_files=("${nete_files[@]}" "$work/c20e.ffd")
+
 case "$net" in
     netH)
-        # netH: netG's recipe with a 20x20 campaign netG played (g20; README.md here).
+        # netH, built in at session 58: netG's recipe on netG's five campaigns and a
+        # 20x20 one netG played (g20; README.md here).
         expect=84f0fd1d95d6a53c94432d9f76a19182618b144ad95395197c39c3ec3d8747ea
-        parent netB ff33754^
-        parent netD 8eb073d
-        parent netE ec5ba00
+        netg_data
         parent netG 9a0d016
-        campaign c5 netD 20261531 100000 400 5000 "0..266"
-        campaign g2 netB 20261301 20000 200 20000 "0..199"
-        campaign dA netD 20265101 40000 800 20000 "0..150 153 157 151 152 154..156 158..170"
-        campaign c20 netD 20261541 100000 400 20000 "0..85"
-        campaign c20e netE 20261551 100000 400 20000 "0..108"
         campaign g20 netG 20261581 100000 400 20000 "0..96" 20
-        train 6 "$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd" "$work/c20e.ffd" \
-            "$work/g20.ffd" --channels 64
+        train 6 "${netg_files[@]}" "$work/g20.ffd" --channels 64
         ;;
     netG)
         # netG, built in at session 57: netE's recipe at 64 channels on netE's four
         # campaigns and one netE played (c20e; README.md here).
         expect=e67cd97f7f88401f03c10f9ca2f2eb0c261b771a16fff5bd601f73ecbcdf5bee
-        parent netB ff33754^
-        parent netD 8eb073d
-        parent netE ec5ba00
-        campaign c5 netD 20261531 100000 400 5000 "0..266"
-        campaign g2 netB 20261301 20000 200 20000 "0..199"
-        campaign dA netD 20265101 40000 800 20000 "0..150 153 157 151 152 154..156 158..170"
-        campaign c20 netD 20261541 100000 400 20000 "0..85"
-        campaign c20e netE 20261551 100000 400 20000 "0..108"
-        train 6 "$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd" "$work/c20e.ffd" \
-            --channels 64
+        netg_data
+        train 6 "${netg_files[@]}" --channels 64
         ;;
     netE)
         # netE, built in at ec5ba00: a fresh network on four campaigns (README.md here).
         expect=2a128c8284b377f1ddf9f63e1d87918f46c3a3e3c745ec2485d9706af22c24d4
-        parent netB ff33754^
-        parent netD 8eb073d
-        campaign c5 netD 20261531 100000 400 5000 "0..266"
-        campaign g2 netB 20261301 20000 200 20000 "0..199"
-        campaign dA netD 20265101 40000 800 20000 "0..150 153 157 151 152 154..156 158..170"
-        campaign c20 netD 20261541 100000 400 20000 "0..85"
-        train 6 "$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd"
+        nete_data
+        train 6 "${nete_files[@]}"
         ;;
     netD)
         # netD, built in at 8eb073d: netB fine-tuned on the campaign netB played (g2).
