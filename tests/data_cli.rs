@@ -400,7 +400,8 @@ fn the_netd_recipe_repeats_and_its_network_plays() {
 
 /// Runs a network's recipe (`src/eval/nn/weights/reproduce.sh NET WORKDIR`) small: two
 /// shards of two games of each campaign at 300 nodes a move, one epoch, the built-in
-/// network standing for every parent. Returns whether it succeeded and what it printed.
+/// network standing for every parent. Returns whether it succeeded and what it printed
+/// (its standard output, its errors and its exit status).
 fn recipe(net: &str, work: &Path, expect: &str) -> (bool, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("bash")
@@ -413,9 +414,15 @@ fn recipe(net: &str, work: &Path, expect: &str) -> (bool, String) {
         .envs([("SMALL", "1"), ("EXPECT", expect)])
         .output()
         .expect("bash runs");
+    let text = [
+        &out.stdout[..],
+        &out.stderr[..],
+        format!("{:?}", out.status).as_bytes(),
+    ]
+    .concat();
     (
         out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&text).into_owned(),
     )
 }
 
