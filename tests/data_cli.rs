@@ -460,39 +460,58 @@ fn checked_recipe(net: &str, campaigns: &[&str], dir: &Path) {
     assert!(!ok, "a wrong expected hash must fail the recipe");
 }
 
-#[test]
-fn the_neth_recipe_plays_its_six_campaigns_in_order_the_last_on_20x20() {
-    let dir = std::env::temp_dir().join(format!("fivefold-neth-{}", std::process::id()));
+/// Runs `net`'s recipe small (`checked_recipe`) in a temporary folder and checks that
+/// each of its campaigns, named in order with its board size, holds games of that size,
+/// and that the network has `channels` channels.
+fn recipe_test(net: &str, campaigns: &[(&str, u8)], channels: usize) {
+    let dir = std::env::temp_dir().join(format!("fivefold-{net}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    checked_recipe("netH", &["c5", "g2", "dA", "c20", "c20e", "g20"], &dir);
-    for (campaign, size) in [("c20e", 15), ("g20", 20)] {
+    let names: Vec<&str> = campaigns.iter().map(|(name, _)| *name).collect();
+    checked_recipe(net, &names, &dir);
+    for (campaign, size) in campaigns {
         let bytes = std::fs::read(dir.join(format!("a/{campaign}.ffd"))).expect("ffd");
         let games = fivefold::data::format::parse_games(&bytes).expect("parses");
         assert!(!games.is_empty());
         assert!(
-            games.iter().all(|g| (g.width, g.height) == (size, size)),
+            games.iter().all(|g| (g.width, g.height) == (*size, *size)),
             "{campaign}"
         );
     }
-    let net = std::fs::read(dir.join("a/netH.q")).expect("netH.q");
-    assert_eq!(fivefold::eval::nn::file::file_channels(&net), Some(64));
+    let file = std::fs::read(dir.join(format!("a/{net}.q"))).expect("the network");
+    assert_eq!(
+        fivefold::eval::nn::file::file_channels(&file),
+        Some(channels)
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// netE's four campaigns (all 15x15), with which every later recipe begins, then `later`.
+fn after_nete<'a>(later: &[(&'a str, u8)]) -> Vec<(&'a str, u8)> {
+    let mut all = vec![("c5", 15), ("g2", 15), ("dA", 15), ("c20", 15)];
+    all.extend_from_slice(later);
+    all
+}
+
+#[test]
+fn the_neti_recipe_plays_its_seven_campaigns_in_order_the_last_two_on_20x20() {
+    recipe_test(
+        "netI",
+        &after_nete(&[("c20e", 15), ("g20", 20), ("h20", 20)]),
+        64,
+    );
+}
+
+#[test]
+fn the_neth_recipe_plays_its_six_campaigns_in_order_the_last_on_20x20() {
+    recipe_test("netH", &after_nete(&[("c20e", 15), ("g20", 20)]), 64);
 }
 
 #[test]
 fn the_netg_recipe_plays_its_five_campaigns_in_order_and_repeats() {
-    let dir = std::env::temp_dir().join(format!("fivefold-netg-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    checked_recipe("netG", &["c5", "g2", "dA", "c20", "c20e"], &dir);
-    let net = std::fs::read(dir.join("a/netG.q")).expect("netG.q");
-    assert_eq!(fivefold::eval::nn::file::file_channels(&net), Some(64));
-    let _ = std::fs::remove_dir_all(&dir);
+    recipe_test("netG", &after_nete(&[("c20e", 15)]), 64);
 }
 
 #[test]
 fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
-    let dir = std::env::temp_dir().join(format!("fivefold-nete-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    checked_recipe("netE", &["c5", "g2", "dA", "c20"], &dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    recipe_test("netE", &after_nete(&[]), 32);
 }

@@ -3,7 +3,7 @@
 # byte for byte: its campaigns, each played by a parent network taken from the
 # repository's history, concatenated in the recipe's order, then one training run.
 #
-#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR      (NET: netH, netG, netE or netD)
+#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR   (NET: netI, netH, netG, netE or netD)
 #
 # The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
 # Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
@@ -18,7 +18,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-net=${1:?usage: reproduce.sh NET WORKDIR (NET: netH, netG, netE or netD)}
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: netI, netH, netG, netE or netD)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -81,7 +81,8 @@ train() {
 }
 
 # nete_data: netE's four campaigns (and their parents); netg_data: netG's five, the
-# fifth played by netE. Each recipe below trains on a campaign list that grew by one.
+# fifth played by netE; neth_data: netH's six, the sixth (20x20) played by netG. Each
+# recipe below trains on a campaign list that grew by one.
 nete_data() {
     parent netB ff33754^
     parent netD 8eb073d
@@ -95,18 +96,31 @@ netg_data() {
     parent netE ec5ba00
     campaign c20e netE 20261551 100000 400 20000 "0..108"
 }
+neth_data() {
+    netg_data
+    parent netG 9a0d016
+    campaign g20 netG 20261581 100000 400 20000 "0..96" 20
+}
 nete_files=("$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd")
 netg_files=("${nete_files[@]}" "$work/c20e.ffd")
+neth_files=("${netg_files[@]}" "$work/g20.ffd")
 
 case "$net" in
+    netI)
+        # netI, built in at session 59: netH's recipe on netH's six campaigns and a
+        # second 20x20 one, netH played (h20; README.md here).
+        expect=b92086f029c0fc7bb6a3cc4b7745990f06910eaa0ac318d662a4832672828575
+        neth_data
+        parent netH 0cca049
+        campaign h20 netH 20261591 100000 400 20000 "0..96" 20
+        train 6 "${neth_files[@]}" "$work/h20.ffd" --channels 64
+        ;;
     netH)
         # netH, built in at session 58: netG's recipe on netG's five campaigns and a
         # 20x20 one netG played (g20; README.md here).
         expect=84f0fd1d95d6a53c94432d9f76a19182618b144ad95395197c39c3ec3d8747ea
-        netg_data
-        parent netG 9a0d016
-        campaign g20 netG 20261581 100000 400 20000 "0..96" 20
-        train 6 "${netg_files[@]}" "$work/g20.ffd" --channels 64
+        neth_data
+        train 6 "${neth_files[@]}" --channels 64
         ;;
     netG)
         # netG, built in at session 57: netE's recipe at 64 channels on netE's four
@@ -129,7 +143,7 @@ case "$net" in
         train 3 "$work/g2.ffd" --init "$work/netB.q" --lr 0.0005
         ;;
     *)
-        echo "unknown network $net (known: netH, netG, netE, netD)" >&2
+        echo "unknown network $net (known: netI, netH, netG, netE, netD)" >&2
         exit 2
         ;;
 esac
