@@ -14,11 +14,20 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
     passes_the_suite(&format!("'{}'", env!("CARGO_BIN_EXE_pbrain-fivefold")));
 }
 
-/// The same with the network on from the command line (`--nn`, freestyle games search
-/// with it): its replies and deadlines are held to the same cases.
+/// The same with the network on every freestyle board (`--nn`; by default it plays on
+/// 15x15 to 20x20 only): its replies and deadlines are held to the same cases.
 #[test]
 fn pbrain_fivefold_with_its_network_passes_the_protocol_suite() {
     passes_the_suite(&format!("'{}' --nn", env!("CARGO_BIN_EXE_pbrain-fivefold")));
+}
+
+/// The same with the classical evaluation alone (`--classical`, as `INFO nn 0`).
+#[test]
+fn pbrain_fivefold_classical_passes_the_protocol_suite() {
+    passes_the_suite(&format!(
+        "'{}' --classical",
+        env!("CARGO_BIN_EXE_pbrain-fivefold")
+    ));
 }
 
 fn passes_the_suite(brain: &str) {
@@ -131,9 +140,9 @@ fn a_network_file_on_the_command_line_is_used_or_refused_with_a_reason() {
     let _ = std::fs::remove_file(&bad);
 }
 
-/// `--param NAME=VALUE` (tuning runs, `fivefold-spsa`) plays with the parameter set; an
-/// unknown name or a value out of bounds ends the process at once with a reason on
-/// stderr and nothing on stdout.
+/// `--param NAME=VALUE` (tuning runs, `fivefold-spsa`) plays with the parameter set, with
+/// the network flags or `--classical`; an unknown name, a value out of bounds or two
+/// network flags end the process at once with a reason on stderr and nothing on stdout.
 #[test]
 fn a_search_parameter_on_the_command_line_is_used_or_refused_with_a_reason() {
     let play = |args: &[&str]| first_move_with_args(args, 1000);
@@ -146,6 +155,7 @@ fn a_search_parameter_on_the_command_line_is_used_or_refused_with_a_reason() {
             "--param",
             "nn_value_weight=700",
         ],
+        &["--param", "lmr_scale=120", "--classical"],
     ] {
         let out = play(good);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -159,6 +169,8 @@ fn a_search_parameter_on_the_command_line_is_used_or_refused_with_a_reason() {
         (&["--param", "lmr_scale=9999"], "outside"),
         (&["--param"], "NAME=VALUE"),
         (&["--nn", "--param", "lmr_scale=x"], "not an integer"),
+        (&["--nn", "--classical"], "at most one of"),
+        (&["--classical", "--nn-file", "x.q"], "at most one of"),
     ] {
         let out = play(bad);
         let stderr = String::from_utf8_lossy(&out.stderr);

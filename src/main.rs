@@ -9,10 +9,13 @@ const USAGE: &str = "\
 Fivefold, a Gomoku engine for the Gomocup/Piskvork brain protocol.
 
 Usage:
-  pbrain-fivefold [--nn | --nn-file PATH] [--param NAME=VALUE ...]
-                                       speak the protocol on stdin/stdout (--nn: with
-                                       the built-in network on, as INFO nn 1; --nn-file:
-                                       with the network of PATH, a quantised weight file;
+  pbrain-fivefold [--nn | --nn-file PATH | --classical] [--param NAME=VALUE ...]
+                                       speak the protocol on stdin/stdout; the built-in
+                                       network plays freestyle on 15x15 to 20x20 boards
+                                       at full strength (--nn: on every freestyle board,
+                                       as INFO nn 1; --nn-file: with the network of PATH,
+                                       a quantised weight file; --classical: the
+                                       classical evaluation alone, as INFO nn 0;
                                        --param: a search parameter for tuning runs)
   pbrain-fivefold bench [depth] [--nn | --nn-file PATH]
                                        search fixed positions; prints nodes and nps
@@ -36,7 +39,7 @@ fn main() -> ExitCode {
             session::run_stdio();
             ExitCode::SUCCESS
         }
-        Some("--nn" | "--nn-file" | "--param") => run_brain_with_options(&args),
+        Some("--nn" | "--nn-file" | "--classical" | "--param") => run_brain_with_options(&args),
         Some("bench") => run_bench(&args[1..]),
         Some("wins") => run_wins(&args[1..]),
         Some("demo") => run_demo(&args[1..]),
@@ -52,18 +55,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// The brain with options from the start: `--nn` (the built-in network) or `--nn-file
-/// PATH`, and any number of `--param NAME=VALUE` (`fivefold::search::params`).
+/// The brain with options from the start: `--nn` (the built-in network on every
+/// freestyle board), `--nn-file PATH` or `--classical` (no network), and any number of
+/// `--param NAME=VALUE` (`fivefold::search::params`).
 fn run_brain_with_options(args: &[String]) -> ExitCode {
     let mut file = None;
-    let mut nn = false;
+    let mut nn = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         match flag.as_str() {
-            "--nn" if !nn => nn = true,
-            "--nn-file" if !nn => match it.next() {
+            "--nn" if nn.is_none() => nn = Some(true),
+            "--classical" if nn.is_none() => nn = Some(false),
+            "--nn-file" if nn.is_none() => match it.next() {
                 Some(path) => {
-                    nn = true;
+                    nn = Some(true);
                     file = Some(std::path::Path::new(path));
                 }
                 None => return fail("--nn-file needs a path"),
@@ -73,15 +78,19 @@ fn run_brain_with_options(args: &[String]) -> ExitCode {
                 Some(Err(e)) => return fail(&e),
                 None => return fail("--param needs NAME=VALUE"),
             },
-            _ => return fail("expected --nn or --nn-file PATH, and --param NAME=VALUE"),
+            _ => {
+                return fail(
+                    "expected at most one of --nn, --nn-file PATH and --classical, and --param NAME=VALUE",
+                )
+            }
         }
     }
-    if nn {
+    if let Some(on) = nn {
         let model = match fivefold::eval::nn::incremental::file_or_builtin(file) {
             Ok(model) => model,
             Err(e) => return fail(&e),
         };
-        fivefold::eval::nn::incremental::choose(model);
+        fivefold::eval::nn::incremental::choose(model, on);
     }
     session::run_stdio();
     ExitCode::SUCCESS

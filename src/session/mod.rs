@@ -77,7 +77,7 @@ impl Session {
         Session {
             board: None,
             settings: Settings {
-                nn: crate::eval::nn::incremental::on_by_default(),
+                nn: crate::eval::nn::incremental::command_line_choice(),
                 ..Settings::default()
             },
             searcher: None,
@@ -365,15 +365,23 @@ impl Session {
     /// A search with no table yet (START came before the INFO block) makes a small one:
     /// touching the pages of the full 128 MiB took 50 ms, half of a 100 ms move, and the
     /// root VCF then ran out of time. The full table is made once the reply is sent
-    /// (`grow_hash`), in the opponent's time.
+    /// (`grow_hash`), in the opponent's time. The searcher then gets its threads and its
+    /// network (or none) from the settings.
     fn ensure_searcher(&mut self) {
         if self.searcher.is_none() {
             self.searcher_hash_bytes = self.settings.hash_bytes().min(FIRST_SEARCH_HASH_BYTES);
             self.searcher = Some(Searcher::new(self.searcher_hash_bytes));
         }
         self.install_grown_hash();
+        // The network as the settings choose for this game's rule and board, which every
+        // search of the game (moves, swap2, balanced moves) shares.
+        let nn = self
+            .board
+            .as_ref()
+            .is_some_and(|b| self.settings.network_on(b));
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.set_threads(self.settings.search_threads());
+            searcher.set_network(nn.then(crate::eval::nn::incremental::engine_network));
         }
     }
 
@@ -444,11 +452,6 @@ impl Session {
         let (Some(board), Some(searcher)) = (self.board.as_ref(), self.searcher.as_mut()) else {
             return Err(NO_GAME.to_string());
         };
-        searcher.set_network(
-            self.settings
-                .nn
-                .then(crate::eval::nn::incremental::engine_network),
-        );
         let result = searcher.search_excluding(board, limits, ctx.stop, &excluded, report);
         log::info!(
             "search: depth {} nodes {} score {} in {:?}",

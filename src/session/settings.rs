@@ -38,6 +38,10 @@ pub fn max_threads() -> usize {
         .min(crate::search::MAX_THREADS)
 }
 
+/// Board sides on which the network plays by default: it was trained on 15x15 and 20x20
+/// games and measured ahead of the classical evaluation on these sides (docs/network.md).
+pub const NETWORK_SIZES: std::ops::RangeInclusive<usize> = 15..=20;
+
 /// What the session must do after an INFO besides storing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InfoEffect {
@@ -70,8 +74,9 @@ pub struct Settings {
     /// A `max_memory` or `hash_size` has arrived: the table's size is the manager's, not
     /// a guess, so it may be made before the first search (see `Session::new_game`).
     pub memory_known: bool,
-    /// `INFO nn 1`: search with the built-in network (see `Searcher::set_network`).
-    pub nn: bool,
+    /// `INFO nn 1` / `0` (or the command line's `--nn` / `--classical`): search with the
+    /// network or with the classical evaluation; `None`: as `network_on` chooses.
+    pub nn: Option<bool>,
     /// `INFO level N` (1 to 10), if one was given; its handicap applies to moves.
     pub level: Option<u8>,
 }
@@ -92,6 +97,20 @@ impl Settings {
                 .clamp(MIN_HASH_BYTES, MAX_HASH_BYTES) as usize,
             None => hash_bytes_for(self.max_memory),
         }
+    }
+
+    /// Whether a search on `board` uses the network (freestyle only, as the search
+    /// checks too): as `INFO nn` or the command line says, else on at full strength on
+    /// the boards where it was measured stronger than the classical evaluation
+    /// (`NETWORK_SIZES`), and off for the reduced levels, which were calibrated without it.
+    pub fn network_on(&self, board: &crate::game::Board) -> bool {
+        let full_strength = self.level.is_none_or(|l| l == crate::levels::FULL);
+        board.rule() == crate::game::Rule::Freestyle
+            && self.nn.unwrap_or(
+                full_strength
+                    && NETWORK_SIZES.contains(&board.width())
+                    && NETWORK_SIZES.contains(&board.height()),
+            )
     }
 
     /// Stores one INFO value. Unknown keys and unusable values are ignored (the protocol
@@ -118,7 +137,7 @@ impl Settings {
             Info::HashSize(kb) => return self.set_hash_kb(kb),
             Info::Level(n) => self.set_level(n),
             Info::Seed(seed) => return InfoEffect::Reseed(seed as u64),
-            Info::Nn(n) => self.nn = n != 0,
+            Info::Nn(n) => self.nn = Some(n != 0),
             Info::Folder(path) => self.folder = Some(path),
             Info::Evaluate(at) => self.evaluate = Some(at),
             Info::BadValue { key, value } => log::warn!("INFO {key}: bad value '{value}' ignored"),
@@ -205,6 +224,47 @@ mod tests {
         assert_eq!(
             hash_bytes_for(300 * MIB),
             ((300 - 48) * MIB / 4 * 3) as usize
+        );
+    }
+
+    #[test]
+    fn the_network_plays_by_default_where_it_was_measured() {
+        use crate::game::{Board, Rule};
+        let board = |w, h, rule| Board::new(w, h, rule);
+        let mut s = Settings::default();
+        for side in [15, 17, 20] {
+            assert!(s.network_on(&board(side, side, Rule::Freestyle)), "{side}");
+        }
+        assert!(!s.network_on(&board(10, 10, Rule::Freestyle)));
+        assert!(!s.network_on(&board(22, 22, Rule::Freestyle)));
+        assert!(
+            !s.network_on(&board(20, 12, Rule::Freestyle)),
+            "rectangular, one side out"
+        );
+        assert!(!s.network_on(&board(15, 15, Rule::Renju)));
+        assert!(!s.network_on(&board(15, 15, Rule::Standard)));
+        s.apply(Info::Level(5));
+        assert!(
+            !s.network_on(&board(15, 15, Rule::Freestyle)),
+            "reduced level"
+        );
+        s.apply(Info::Level(10));
+        assert!(s.network_on(&board(15, 15, Rule::Freestyle)), "full level");
+        s.apply(Info::Nn(0));
+        assert!(!s.network_on(&board(15, 15, Rule::Freestyle)), "INFO nn 0");
+        s.apply(Info::Nn(1));
+        assert!(
+            s.network_on(&board(10, 10, Rule::Freestyle)),
+            "INFO nn 1: any side"
+        );
+        assert!(
+            !s.network_on(&board(15, 15, Rule::Renju)),
+            "no renju network"
+        );
+        s.apply(Info::Level(3));
+        assert!(
+            s.network_on(&board(15, 15, Rule::Freestyle)),
+            "INFO nn 1 at any level"
         );
     }
 

@@ -578,3 +578,40 @@ fn a_large_table_grows_off_the_command_loop() {
     last_move(&talk(&mut s, "TURN 7,8"));
     assert_eq!(s.searcher_hash_bytes, hash_bytes_for(64 << 20));
 }
+
+/// The search result for the position after `moves` on a `size` board after the INFO
+/// lines `infos`, at 3,000 nodes.
+fn fixed_node_search(size: usize, moves: &str, infos: &str) -> crate::search::SearchResult {
+    let mut s = game(size);
+    talk(
+        &mut s,
+        &format!("{infos}\nINFO max_node 3000\nINFO timeout_turn 30000"),
+    );
+    let mut board = Board::new(size, size, crate::game::Rule::Freestyle);
+    for m in moves.split_whitespace() {
+        let (x, y) = parse_move(m).expect("a move");
+        board.make(Move::from_xy(x, y));
+    }
+    s.board = Some(board);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let ctx = Context {
+        arrival: std::time::Instant::now(),
+        stop: &stop,
+    };
+    let limits = s.limits(ctx.arrival, None);
+    s.search_current(&limits, &ctx, &[], &mut |_| {}).unwrap().1
+}
+
+#[test]
+fn the_network_searches_by_default_on_the_boards_it_was_measured_on() {
+    let key = |r: crate::search::SearchResult| (r.best, r.score, r.nodes);
+    let moves = "7,7 8,8 7,8 7,9 6,8";
+    let default = key(fixed_node_search(15, moves, ""));
+    assert_eq!(default, key(fixed_node_search(15, moves, "INFO nn 1")));
+    assert_ne!(default, key(fixed_node_search(15, moves, "INFO nn 0")));
+    assert_ne!(default, key(fixed_node_search(15, moves, "INFO level 9")));
+    let small = "4,4 5,5 4,5 4,6 3,5";
+    let default = key(fixed_node_search(10, small, ""));
+    assert_eq!(default, key(fixed_node_search(10, small, "INFO nn 0")));
+    assert_ne!(default, key(fixed_node_search(10, small, "INFO nn 1")));
+}

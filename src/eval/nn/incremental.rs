@@ -46,14 +46,16 @@ pub fn freestyle() -> &'static QuantModel {
     MODEL.get_or_init(|| QuantModel::from_bytes(FREESTYLE_BYTES).expect("built-in network"))
 }
 
-/// The network a brain process searches with when `INFO nn 1` is on, and whether it is
-/// on before any INFO: set once by the command line (`pbrain-fivefold --nn`,
-/// `--nn-file PATH`), else the built-in network, off.
+/// The network a brain process searches with, and whether the command line turned it on
+/// or off for every board before any INFO: set once by the command line
+/// (`pbrain-fivefold --nn`, `--nn-file PATH`, `--classical`), else the built-in network,
+/// on where the session's default puts it (`Settings::network_on`).
 static CHOSEN: OnceLock<(&'static QuantModel, bool)> = OnceLock::new();
 
-/// Chooses the process's network and turns it on by default; false if already chosen.
-pub fn choose(model: &'static QuantModel) -> bool {
-    CHOSEN.set((model, true)).is_ok()
+/// Chooses the process's network and turns it on (`on`) or off on every board before
+/// any `INFO nn`; false if already chosen.
+pub fn choose(model: &'static QuantModel, on: bool) -> bool {
+    CHOSEN.set((model, on)).is_ok()
 }
 
 /// The process's network (`choose`), else the built-in one.
@@ -61,9 +63,10 @@ pub fn engine_network() -> &'static QuantModel {
     CHOSEN.get().map_or_else(freestyle, |c| c.0)
 }
 
-/// Whether the command line turned the network on (`INFO nn 0` still turns it off).
-pub fn on_by_default() -> bool {
-    CHOSEN.get().is_some_and(|c| c.1)
+/// Whether the command line turned the network on or off (`INFO nn` still changes it);
+/// `None` when it said nothing.
+pub fn command_line_choice() -> Option<bool> {
+    CHOSEN.get().map(|c| c.1)
 }
 
 /// Loads a quantised weight file for the engine, with a message fit for the user on
