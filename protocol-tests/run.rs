@@ -15,7 +15,7 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
 }
 
 /// The same with the network on every freestyle board (`--nn`; by default it plays on
-/// 15x15 to 20x20 only): its replies and deadlines are held to the same cases.
+/// 10x10 to 22x22 only): its replies and deadlines are held to the same cases.
 #[test]
 fn pbrain_fivefold_with_its_network_passes_the_protocol_suite() {
     passes_the_suite(&format!("'{}' --nn", env!("CARGO_BIN_EXE_pbrain-fivefold")));

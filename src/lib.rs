@@ -9,7 +9,7 @@
 //! within node and time limits (iterative deepening, principal-variation alpha-beta, VCF /
 //! VCT threat searches, Lazy SMP helpers); [`eval`] scores positions incrementally from
 //! line patterns with the fitted weights of `src/eval/weights/` (and, in freestyle on
-//! 15x15 to 20x20 or with `INFO nn 1`, the network of `eval::nn` evaluates and orders
+//! 10x10 to 22x22 or with `INFO nn 1`, the network of `eval::nn` evaluates and orders
 //! moves); and [`game`] is the board itself: moves, Zobrist hashing, win checks and the renju fouls. Lower layers know
 //! nothing of higher ones: `game` depends on no other module, `eval` on `game`, `search` on
 //! both, and `session` ties them to `protocol`'s types. Beside that chain, [`driver`] runs

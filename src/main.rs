@@ -11,7 +11,7 @@ Fivefold, a Gomoku engine for the Gomocup/Piskvork brain protocol.
 Usage:
   pbrain-fivefold [--nn | --nn-file PATH | --classical] [--param NAME=VALUE ...]
                                        speak the protocol on stdin/stdout; the built-in
-                                       network plays freestyle on 15x15 to 20x20 boards
+                                       network plays freestyle on 10x10 to 22x22 boards
                                        at full strength (--nn: on every freestyle board,
                                        as INFO nn 1; --nn-file: with the network of PATH,
                                        a quantised weight file; --classical: the

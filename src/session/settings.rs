@@ -38,9 +38,10 @@ pub fn max_threads() -> usize {
         .min(crate::search::MAX_THREADS)
 }
 
-/// Board sides on which the network plays by default: it was trained on 15x15 and 20x20
-/// games and measured ahead of the classical evaluation on these sides (docs/network.md).
-pub const NETWORK_SIZES: std::ops::RangeInclusive<usize> = 15..=20;
+/// Board sides on which the network plays by default: trained on 15x15 and 20x20 games,
+/// it was measured ahead of the classical evaluation on 12x12 to 22x22 and level on 10x10
+/// (netI, 200 to 400 games a board; docs/network.md).
+pub const NETWORK_SIZES: std::ops::RangeInclusive<usize> = 10..=22;
 
 /// What the session must do after an INFO besides storing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,13 +233,14 @@ mod tests {
         use crate::game::{Board, Rule};
         let board = |w, h, rule| Board::new(w, h, rule);
         let mut s = Settings::default();
-        for side in [15, 17, 20] {
+        for side in [10, 15, 17, 20, 22] {
             assert!(s.network_on(&board(side, side, Rule::Freestyle)), "{side}");
         }
-        assert!(!s.network_on(&board(10, 10, Rule::Freestyle)));
-        assert!(!s.network_on(&board(22, 22, Rule::Freestyle)));
+        assert!(s.network_on(&board(20, 12, Rule::Freestyle)), "rectangular");
+        assert!(!s.network_on(&board(9, 9, Rule::Freestyle)));
+        assert!(!s.network_on(&board(23, 23, Rule::Freestyle)));
         assert!(
-            !s.network_on(&board(20, 12, Rule::Freestyle)),
+            !s.network_on(&board(20, 8, Rule::Freestyle)),
             "rectangular, one side out"
         );
         assert!(!s.network_on(&board(15, 15, Rule::Renju)));
@@ -254,7 +256,7 @@ mod tests {
         assert!(!s.network_on(&board(15, 15, Rule::Freestyle)), "INFO nn 0");
         s.apply(Info::Nn(1));
         assert!(
-            s.network_on(&board(10, 10, Rule::Freestyle)),
+            s.network_on(&board(8, 8, Rule::Freestyle)),
             "INFO nn 1: any side"
         );
         assert!(

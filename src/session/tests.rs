@@ -611,7 +611,7 @@ fn the_network_searches_by_default_on_the_boards_it_was_measured_on() {
     assert_ne!(default, key(fixed_node_search(15, moves, "INFO nn 0")));
     assert_ne!(default, key(fixed_node_search(15, moves, "INFO level 9")));
     let small = "4,4 5,5 4,5 4,6 3,5";
-    let default = key(fixed_node_search(10, small, ""));
-    assert_eq!(default, key(fixed_node_search(10, small, "INFO nn 0")));
-    assert_ne!(default, key(fixed_node_search(10, small, "INFO nn 1")));
+    let default = key(fixed_node_search(8, small, ""));
+    assert_eq!(default, key(fixed_node_search(8, small, "INFO nn 0")));
+    assert_ne!(default, key(fixed_node_search(8, small, "INFO nn 1")));
 }
