@@ -220,6 +220,9 @@ impl GameState {
                 return Some(end);
             }
             let side = self.board.side_to_move();
+            if let Some(end) = self.draw_without_legal_move(side) {
+                return Some(end);
+            }
             let lines = self.request(side, &rules.limits);
             let turn_ms = players[side.idx()].spec.turn_ms(&rules.limits);
             let (limit, tolerance) = self.limit(side, turn_ms, &rules.limits);
@@ -261,6 +264,20 @@ impl GameState {
         (self.board.empty_count() == 0).then(|| Ending {
             result: GameResult::Draw,
             reason: "draw: board full".to_string(),
+        })
+    }
+
+    /// Renju near a full board: every empty square may be forbidden to Black. With no
+    /// legal move to make the game is drawn, as a full board is, rather than lost to the
+    /// foul the engine is left to play (a 100 ms match on 2026-12-01 lost one game so).
+    fn draw_without_legal_move(&self, side: Color) -> Option<Ending> {
+        let (w, h) = (self.board.width(), self.board.height());
+        let legal = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Move::from_xy(x, y)))
+            .any(|m| self.board.is_empty(m) && renju_foul(&self.board, m, side).is_none());
+        (!legal).then(|| Ending {
+            result: GameResult::Draw,
+            reason: "draw: no legal move".to_string(),
         })
     }
 
@@ -556,6 +573,58 @@ mod tests {
         let end = g.apply(Move::from_xy(last.0, last.1), last.2, 1).unwrap();
         assert_eq!(end.result, GameResult::Draw);
         assert_eq!(end.reason, "draw: board full");
+    }
+
+    /// A renju game of the 100 ms match on 2026-12-01 (seed 5448, game 199): 224 stones,
+    /// Black to move, and the one empty square, 2,5, an overline for Black.
+    const NO_LEGAL_MOVE: &str = "
+    11,3 8,4 4,10 3,9 8,6 9,7 10,3 9,3 9,4 8,5 11,4 10,2 7,5 8,3 11,6 11,2 9,2 12,5 10,6
+    8,1 8,2 9,6 7,3 7,4 10,7 10,5 11,5 11,7 6,4 9,1 11,1 5,3 6,3 6,2 4,4 4,6 9,8 7,7 10,9
+    10,8 8,7 7,6 9,9 8,9 9,10 11,10 10,4 5,6 11,8 12,7 13,4 12,4 12,6 3,6 6,6 13,3 13,6
+    14,6 6,7 6,5 4,7 6,1 8,11 7,12 7,1 9,12 12,2 9,5 3,7 5,7 6,8 6,10 5,8 8,12 6,12 7,11
+    7,10 6,9 7,8 8,8 5,9 10,12 11,12 1,6 2,6 12,10 13,7 14,8 13,8 13,5 13,10 13,9 11,11
+    14,9 14,10 10,14 9,13 10,10 12,9 14,11 11,9 5,4 5,5 5,11 7,9 10,11 10,13 2,10 1,11 8,13
+    7,14 3,11 4,11 4,12 1,9 2,11 14,0 13,1 2,4 4,8 3,13 2,12 2,9 3,8 1,12 1,8 1,10 1,13 4,5
+    0,8 2,8 4,9 2,7 3,2 4,3 4,1 6,14 3,3 3,5 1,5 9,14 12,11 1,4 0,7 3,4 0,4 5,2 5,10 6,11
+    12,14 5,14 8,14 3,14 4,14 0,6 2,2 2,13 4,13 3,1 7,13 14,5 5,13 6,13 3,12 3,10 4,0 12,13
+    10,0 11,13 13,13 0,11 0,2 8,0 0,1 0,3 3,0 5,0 1,2 4,2 1,0 12,3 0,14 13,14 0,0 2,0 9,0
+    0,10 0,9 14,4 11,0 1,3 12,0 13,0 1,7 12,8 6,0 2,3 14,2 12,12 13,11 11,14 5,1 13,12
+    14,12 0,5 13,2 14,14 1,1 0,13 14,13 1,14 2,14 7,0 14,1 14,3 0,12 12,1 2,1 7,2 10,1 8,10
+    14,7 9,11 5,12";
+
+    fn renju_game(moves: &[&str]) -> GameState {
+        let stones: Vec<(usize, usize)> = moves
+            .iter()
+            .map(|m| {
+                let (x, y) = m.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let spec = GameSpec {
+            index: 0,
+            opening: Some((0, stones)),
+            a_is_black: true,
+        };
+        let rules = GameRules {
+            limits: test_limits(Rule::Renju.bits()),
+            max_moves: None,
+        };
+        GameState::new(&spec, &rules)
+    }
+
+    #[test]
+    fn black_without_a_legal_move_draws() {
+        let moves: Vec<&str> = NO_LEGAL_MOVE.split_whitespace().collect();
+        let g = renju_game(&moves);
+        assert_eq!(g.board.empty_count(), 1);
+        assert_eq!(g.board.side_to_move(), Color::Black);
+        let end = g.draw_without_legal_move(Color::Black).unwrap();
+        assert_eq!(end.result, GameResult::Draw);
+        assert_eq!(end.reason, "draw: no legal move");
+        // White may take the square; two moves earlier Black still had a legal one.
+        assert!(g.draw_without_legal_move(Color::White).is_none());
+        let earlier = renju_game(&moves[..moves.len() - 2]);
+        assert!(earlier.draw_without_legal_move(Color::Black).is_none());
     }
 
     #[test]
