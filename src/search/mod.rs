@@ -79,7 +79,7 @@ impl Searcher {
         }
     }
 
-    /// Searches with `model` (freestyle boards only: the network knows no other rule):
+    /// Searches with `model` (on the rules `nn::plays` names, the others classical):
     /// its value in the static evaluation and its policy in the move ordering
     /// (`Position::static_eval`, `alphabeta::add_policy`); `None`, the default: the
     /// classical evaluation alone.
@@ -88,7 +88,7 @@ impl Searcher {
     }
 
     fn network_for(&self, board: &Board) -> Option<&'static crate::eval::nn::QuantModel> {
-        self.nn.filter(|_| board.rule() == Rule::Freestyle)
+        self.nn.filter(|_| crate::eval::nn::plays(board.rule()))
     }
 
     /// Searches with `n` threads (Lazy SMP: helpers share the hash table and fill it while

@@ -580,14 +580,27 @@ fn a_large_table_grows_off_the_command_loop() {
 }
 
 /// The search result for the position after `moves` on a `size` board after the INFO
-/// lines `infos`, at 3,000 nodes.
+/// lines `infos`, at 3,000 nodes, in freestyle.
 fn fixed_node_search(size: usize, moves: &str, infos: &str) -> crate::search::SearchResult {
+    fixed_node_search_in(Rule::Freestyle, size, moves, infos)
+}
+
+/// `fixed_node_search` under `rule` (sent as `INFO rule`).
+fn fixed_node_search_in(
+    rule: Rule,
+    size: usize,
+    moves: &str,
+    infos: &str,
+) -> crate::search::SearchResult {
     let mut s = game(size);
     talk(
         &mut s,
-        &format!("{infos}\nINFO max_node 3000\nINFO timeout_turn 30000"),
+        &format!(
+            "INFO rule {}\n{infos}\nINFO max_node 3000\nINFO timeout_turn 30000",
+            rule.bits()
+        ),
     );
-    let mut board = Board::new(size, size, crate::game::Rule::Freestyle);
+    let mut board = Board::new(size, size, rule);
     for m in moves.split_whitespace() {
         let (x, y) = parse_move(m).expect("a move");
         board.make(Move::from_xy(x, y));
@@ -614,4 +627,30 @@ fn the_network_searches_by_default_on_the_boards_it_was_measured_on() {
     let default = key(fixed_node_search(8, small, ""));
     assert_eq!(default, key(fixed_node_search(8, small, "INFO nn 0")));
     assert_ne!(default, key(fixed_node_search(8, small, "INFO nn 1")));
+}
+
+#[test]
+fn the_network_plays_standard_and_renju_by_default_and_never_caro() {
+    let key = |r: crate::search::SearchResult| (r.best, r.score, r.nodes);
+    let moves = "7,7 8,8 7,8 7,9 6,8";
+    for rule in [Rule::Standard, Rule::Renju] {
+        let default = key(fixed_node_search_in(rule, 15, moves, ""));
+        assert_eq!(
+            default,
+            key(fixed_node_search_in(rule, 15, moves, "INFO nn 1"))
+        );
+        assert_ne!(
+            default,
+            key(fixed_node_search_in(rule, 15, moves, "INFO nn 0"))
+        );
+    }
+    let caro = key(fixed_node_search_in(Rule::Caro, 15, moves, ""));
+    assert_eq!(
+        caro,
+        key(fixed_node_search_in(Rule::Caro, 15, moves, "INFO nn 0"))
+    );
+    assert_eq!(
+        caro,
+        key(fixed_node_search_in(Rule::Caro, 15, moves, "INFO nn 1"))
+    );
 }

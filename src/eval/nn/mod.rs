@@ -14,3 +14,12 @@ pub use file::LoadError;
 pub use incremental::{NetEval, NnEval};
 pub use model::{wdl, Model, Scratch, CHANNELS, ENGINE_CHANNELS, HIDDEN};
 pub use quant::{QuantModel, QuantNet, QuantScratch};
+
+use crate::game::Rule;
+
+/// The rules the network evaluates: it was trained on freestyle games only, and in
+/// standard and renju on 15x15 it leads the classical evaluation as it does in freestyle
+/// (the search keeps each rule's fives and fouls; docs/network.md). Caro is untried.
+pub fn plays(rule: Rule) -> bool {
+    matches!(rule, Rule::Freestyle | Rule::Standard | Rule::Renju)
+}
