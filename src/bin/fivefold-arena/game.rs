@@ -401,18 +401,23 @@ mod tests {
         b
     }
 
-    /// Plays `stones` alternately from an empty board, then asks whether `next` wins.
-    fn apply_last(rule: Rule, stones: &[(usize, usize)], next: (usize, usize)) -> Option<String> {
+    /// A game under `rule` whose opening is `stones`, played alternately from Black.
+    fn state(rule: Rule, stones: Vec<(usize, usize)>) -> GameState {
         let spec = GameSpec {
             index: 0,
-            opening: Some((0, stones.to_vec())),
+            opening: Some((0, stones)),
             a_is_black: true,
         };
         let rules = GameRules {
             limits: test_limits(rule.bits()),
             max_moves: None,
         };
-        let mut g = GameState::new(&spec, &rules);
+        GameState::new(&spec, &rules)
+    }
+
+    /// Plays `stones` alternately from an empty board, then asks whether `next` wins.
+    fn apply_last(rule: Rule, stones: &[(usize, usize)], next: (usize, usize)) -> Option<String> {
+        let mut g = state(rule, stones.to_vec());
         let side = g.board.side_to_move();
         g.apply(Move::from_xy(next.0, next.1), side, 5)
             .map(|e| format!("{} {}", e.result.notation(), e.reason))
@@ -600,16 +605,7 @@ mod tests {
                 (x.parse().unwrap(), y.parse().unwrap())
             })
             .collect();
-        let spec = GameSpec {
-            index: 0,
-            opening: Some((0, stones)),
-            a_is_black: true,
-        };
-        let rules = GameRules {
-            limits: test_limits(Rule::Renju.bits()),
-            max_moves: None,
-        };
-        GameState::new(&spec, &rules)
+        state(Rule::Renju, stones)
     }
 
     #[test]
