@@ -598,14 +598,8 @@ mod tests {
     14,7 9,11 5,12";
 
     fn renju_game(moves: &[&str]) -> GameState {
-        let stones: Vec<(usize, usize)> = moves
-            .iter()
-            .map(|m| {
-                let (x, y) = m.split_once(',').unwrap();
-                (x.parse().unwrap(), y.parse().unwrap())
-            })
-            .collect();
-        state(Rule::Renju, stones)
+        let stones = moves.iter().map(|m| crate::openings::parse_xy(m).unwrap());
+        state(Rule::Renju, stones.collect())
     }
 
     #[test]
