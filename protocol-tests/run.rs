@@ -14,7 +14,7 @@ fn pbrain_fivefold_passes_the_protocol_suite() {
     passes_the_suite(&format!("'{}'", env!("CARGO_BIN_EXE_pbrain-fivefold")));
 }
 
-/// The same with the network on every board of its rules (`--nn`; by default it plays
+/// The same with the network on every board (`--nn`; by default it plays
 /// on 10x10 to 22x22 only): its replies and deadlines are held to the same cases.
 #[test]
 fn pbrain_fivefold_with_its_network_passes_the_protocol_suite() {

@@ -8,9 +8,9 @@
 //! command, Swap2 and the Yixin extensions included; [`search`] picks a move for a position
 //! within node and time limits (iterative deepening, principal-variation alpha-beta, VCF /
 //! VCT threat searches, Lazy SMP helpers); [`eval`] scores positions incrementally from
-//! line patterns with the fitted weights of `src/eval/weights/` (and, in freestyle,
-//! standard and renju on 10x10 to 22x22 or with `INFO nn 1`, the network of `eval::nn`
-//! evaluates and orders moves); and [`game`] is the board itself: moves, Zobrist hashing, win checks and the renju fouls. Lower layers know
+//! line patterns with the fitted weights of `src/eval/weights/` (and, under every rule
+//! on 10x10 to 22x22 or with `INFO nn 1`, the network of `eval::nn` evaluates and orders
+//! moves); and [`game`] is the board itself: moves, Zobrist hashing, win checks and the renju fouls. Lower layers know
 //! nothing of higher ones: `game` depends on no other module, `eval` on `game`, `search` on
 //! both, and `session` ties them to `protocol`'s types. Beside that chain, [`driver`] runs
 //! any brain as a child process with deadlines, [`conformance`] checks a brain against the

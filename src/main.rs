@@ -11,9 +11,9 @@ Fivefold, a Gomoku engine for the Gomocup/Piskvork brain protocol.
 Usage:
   pbrain-fivefold [--nn | --nn-file PATH | --classical] [--param NAME=VALUE ...]
                                        speak the protocol on stdin/stdout; the built-in
-                                       network plays freestyle, standard and renju on
-                                       10x10 to 22x22 boards at full strength (--nn: on
-                                       every board of those rules, as INFO nn 1;
+                                       network plays every rule on 10x10 to 22x22
+                                       boards at full strength (--nn: on every
+                                       board, as INFO nn 1;
                                        --nn-file: with the network of PATH,
                                        a quantised weight file; --classical: the
                                        classical evaluation alone, as INFO nn 0;
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
 }
 
 /// The brain with options from the start: `--nn` (the built-in network on every
-/// freestyle, standard and renju board), `--nn-file PATH` or `--classical` (no network), and any number of
+/// board), `--nn-file PATH` or `--classical` (no network), and any number of
 /// `--param NAME=VALUE` (`fivefold::search::params`).
 fn run_brain_with_options(args: &[String]) -> ExitCode {
     let mut file = None;

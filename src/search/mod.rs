@@ -79,16 +79,11 @@ impl Searcher {
         }
     }
 
-    /// Searches with `model` (on the rules `nn::plays` names, the others classical):
-    /// its value in the static evaluation and its policy in the move ordering
-    /// (`Position::static_eval`, `alphabeta::add_policy`); `None`, the default: the
-    /// classical evaluation alone.
+    /// Searches with `model` (under every rule: see `eval::nn`): its value in the static
+    /// evaluation and its policy in the move ordering (`Position::static_eval`,
+    /// `alphabeta::add_policy`); `None`, the default: the classical evaluation alone.
     pub fn set_network(&mut self, model: Option<&'static crate::eval::nn::QuantModel>) {
         self.nn = model;
-    }
-
-    fn network_for(&self, board: &Board) -> Option<&'static crate::eval::nn::QuantModel> {
-        self.nn.filter(|_| crate::eval::nn::plays(board.rule()))
     }
 
     /// Searches with `n` threads (Lazy SMP: helpers share the hash table and fill it while
@@ -154,7 +149,7 @@ impl Searcher {
         self.tt.new_search();
         // History is kept whole between moves: its entries are bounded (see
         // `history_gravity`).
-        let nn = self.network_for(board);
+        let nn = self.nn;
         let mut pos = Position::with_network(board, nn);
         let helpers = if limits.max_nodes.is_some() {
             0

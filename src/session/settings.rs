@@ -100,18 +100,17 @@ impl Settings {
         }
     }
 
-    /// Whether a search on `board` uses the network (on the rules `nn::plays` names, as
-    /// the search checks too): as `INFO nn` or the command line says, else on at full strength on
-    /// the boards where it was measured stronger than the classical evaluation
-    /// (`NETWORK_SIZES`), and off for the reduced levels, which were calibrated without it.
+    /// Whether a search on `board` uses the network (under any rule): as `INFO nn` or the
+    /// command line says, else on at full strength on the boards where it was measured
+    /// stronger than the classical evaluation (`NETWORK_SIZES`), and off for the reduced
+    /// levels, which were calibrated without it.
     pub fn network_on(&self, board: &crate::game::Board) -> bool {
         let full_strength = self.level.is_none_or(|l| l == crate::levels::FULL);
-        crate::eval::nn::plays(board.rule())
-            && self.nn.unwrap_or(
-                full_strength
-                    && NETWORK_SIZES.contains(&board.width())
-                    && NETWORK_SIZES.contains(&board.height()),
-            )
+        self.nn.unwrap_or(
+            full_strength
+                && NETWORK_SIZES.contains(&board.width())
+                && NETWORK_SIZES.contains(&board.height()),
+        )
     }
 
     /// Stores one INFO value. Unknown keys and unusable values are ignored (the protocol
@@ -243,10 +242,10 @@ mod tests {
             !s.network_on(&board(20, 8, Rule::Freestyle)),
             "rectangular, one side out"
         );
-        assert!(s.network_on(&board(15, 15, Rule::Renju)));
-        assert!(s.network_on(&board(15, 15, Rule::Standard)));
-        assert!(!s.network_on(&board(15, 15, Rule::Caro)));
-        assert!(!s.network_on(&board(15, 15, Rule::CaroExact)));
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+            assert!(s.network_on(&board(15, 15, rule)), "{rule:?}");
+            assert!(!s.network_on(&board(9, 9, rule)), "{rule:?} on 9x9");
+        }
         s.apply(Info::Level(5));
         assert!(
             !s.network_on(&board(15, 15, Rule::Freestyle)),
@@ -261,7 +260,6 @@ mod tests {
             s.network_on(&board(8, 8, Rule::Freestyle)),
             "INFO nn 1: any side"
         );
-        assert!(!s.network_on(&board(15, 15, Rule::Caro)), "no caro network");
         s.apply(Info::Level(3));
         assert!(
             s.network_on(&board(15, 15, Rule::Freestyle)),

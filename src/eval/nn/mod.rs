@@ -2,6 +2,11 @@
 //! float model that the trainer fits (`model`), its weight file (`file`) and its
 //! integer version for the engine (`quant`), and that version kept up to date move by
 //! move for the search (`incremental`, with the built-in freestyle network).
+//!
+//! Trained on freestyle games only, the network reads line shapes that mean the same
+//! under every rule, while the search keeps each rule's fives, overlines and fouls. It
+//! plays them all: against the classical evaluation on 15x15 at 1000 ms, standard +24 +/-
+//! 20, renju +49 +/- 29 (session 62), caro +60 +/- 35 (session 63; journal).
 
 pub mod features;
 pub mod file;
@@ -14,13 +19,3 @@ pub use file::LoadError;
 pub use incremental::{NetEval, NnEval};
 pub use model::{wdl, Model, Scratch, CHANNELS, ENGINE_CHANNELS, HIDDEN};
 pub use quant::{QuantModel, QuantNet, QuantScratch};
-
-use crate::game::Rule;
-
-/// The rules the network evaluates. Trained on freestyle games only, it reads line
-/// shapes that mean the same in standard and renju, while the search keeps each rule's
-/// fives and fouls: against the classical evaluation on 15x15 at 1000 ms, standard
-/// +24 +/- 20 and renju +49 +/- 29 Elo (journal, session 62). Caro is untried.
-pub fn plays(rule: Rule) -> bool {
-    matches!(rule, Rule::Freestyle | Rule::Standard | Rule::Renju)
-}
