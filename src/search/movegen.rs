@@ -118,16 +118,11 @@ impl MoveList {
     /// Selection sort step: brings the best remaining move to index `i`.
     #[inline]
     pub fn pick(&mut self, i: usize) -> Move {
-        // The first of equal scores wins. The running best is kept in a register and the
-        // slice walked by iterator, which takes the bounds checks out of the loop.
+        // The first of equal scores wins. Two passes: the maximum (a vectorised
+        // reduction, no branch per move), then the first move that has it.
         let rest = &self.scores()[i..];
-        let (mut best, mut top) = (0, rest[0]);
-        for (j, &s) in rest.iter().enumerate().skip(1) {
-            if s > top {
-                (best, top) = (j, s);
-            }
-        }
-        let best = i + best;
+        let top = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = i + rest.iter().position(|&s| s == top).unwrap_or(0);
         self.moves.swap(i, best);
         self.scores.swap(i, best);
         self.get(i)
@@ -448,6 +443,34 @@ mod tests {
         (0..list.len())
             .map(|i| (list.get(i).x(), list.get(i).y()))
             .collect()
+    }
+
+    /// `pick` is a selection sort step in which the first of equal scores wins: the same
+    /// order as the one-pass scan it replaced, on lists full of ties.
+    #[test]
+    fn pick_takes_the_first_of_equal_scores_as_a_one_pass_scan_does() {
+        let mut rng = crate::data::rng::SplitMix64::new(63);
+        for len in [1, 2, 3, 17, 64, 200] {
+            let mut list = MoveList::new();
+            let mut reference = Vec::new();
+            for k in 0..len {
+                let score = (rng.next_u64() % 7) as i32 - 3;
+                let m = Move::from_xy(k % 20, k / 20);
+                list.push(m, score);
+                reference.push((m, score));
+            }
+            for i in 0..len {
+                let (mut best, mut top) = (i, reference[i].1);
+                for (j, &(_, s)) in reference.iter().enumerate().skip(i + 1) {
+                    if s > top {
+                        (best, top) = (j, s);
+                    }
+                }
+                reference.swap(i, best);
+                assert_eq!(list.pick(i), reference[i].0, "len {len}, pick {i}");
+                assert_eq!(list.score(i), reference[i].1);
+            }
+        }
     }
 
     #[test]
