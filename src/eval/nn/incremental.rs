@@ -214,11 +214,13 @@ impl<const D: usize> NetEval<D> {
     /// `policy` reads the policy after it. Cached while the board stays the same.
     pub fn compute(&mut self, board: &Board) -> [i32; 3] {
         let key = (board.hash(), board.history().len());
+        let side = board.side_to_move();
+        // Synced even when the value is known: `policy_for` reads this view's
+        // accumulators, which other positions' syncs may have moved since.
+        self.sync(board, side);
         if key == self.computed {
             return self.value;
         }
-        let side = board.side_to_move();
-        self.sync(board, side);
         let v = &self.views[side.idx()];
         self.value = value_from_sum(self.model, &v.hsum, v.acc.len());
         self.computed = key;
@@ -790,6 +792,40 @@ mod tests {
             );
         }
         assert!(steps > 1000, "{steps}");
+    }
+
+    /// A position whose value is known asks for its policy again after a deeper position
+    /// with the same side to move synced that view (as a node's re-search does after its
+    /// subtree): the policy is still its own, not the deeper position's.
+    #[test]
+    fn the_policy_asked_again_after_a_deeper_sync_is_its_own() {
+        let model = random_model::<32>(8);
+        let mut board = Board::new(15, 15, Rule::Freestyle);
+        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 9)] {
+            board.make(Move::from_xy(x, y));
+        }
+        let empties: Vec<Move> = board.empty_squares().collect();
+        let mut inc = NetEval::new(model, &board);
+        let (mut s, mut qs) = (Scratch::new(), QuantScratch::new());
+        s.load_board(&board);
+        let want = model.forward(&s, &mut qs);
+        for round in 0..3 {
+            assert_eq!(inc.compute(&board), want, "round {round}");
+            inc.policy_for(&empties);
+            for &m in &empties {
+                assert_eq!(
+                    inc.policy_at(m),
+                    qs.policy[m.y() * 15 + m.x()],
+                    "round {round}"
+                );
+            }
+            // Two stones deeper the same side is to move: its view syncs there.
+            board.make(Move::from_xy(5, 5 + round));
+            board.make(Move::from_xy(9, 5 + round));
+            inc.value_score(&board);
+            board.undo();
+            board.undo();
+        }
     }
 
     #[test]
