@@ -403,6 +403,11 @@ fn the_netd_recipe_repeats_and_its_network_plays() {
 /// network standing for every parent. Returns whether it succeeded and what it printed
 /// (its standard output, its errors and its exit status).
 fn recipe(net: &str, work: &Path, expect: &str) -> (bool, String) {
+    recipe_with(net, work, expect, &[])
+}
+
+/// `recipe` with more environment variables (`env` last, so they win).
+fn recipe_with(net: &str, work: &Path, expect: &str, env: &[(&str, &str)]) -> (bool, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("bash")
         .arg(root.join("src/eval/nn/weights/reproduce.sh"))
@@ -412,6 +417,7 @@ fn recipe(net: &str, work: &Path, expect: &str) -> (bool, String) {
         .env("FIVEFOLD_TRAIN", env!("CARGO_BIN_EXE_fivefold-train"))
         .env("PARENT", root.join("src/eval/nn/weights/freestyle.q"))
         .envs([("SMALL", "1"), ("EXPECT", expect)])
+        .envs(env.iter().copied())
         .output()
         .expect("bash runs");
     let text = [
@@ -514,4 +520,69 @@ fn the_netg_recipe_plays_its_five_campaigns_in_order_and_repeats() {
 #[test]
 fn the_nete_recipe_plays_its_four_campaigns_in_order_and_repeats() {
     recipe_test("netE", &after_nete(&[]), 32);
+}
+
+/// Writes `from` xz-compressed to `to` (the `xz` tool, as reproduce.sh uses it).
+fn xz_to(from: &Path, to: &Path) {
+    let out = Command::new("xz")
+        .arg("-c")
+        .arg(from)
+        .output()
+        .expect("xz runs (Debian's xz-utils)");
+    assert!(out.status.success());
+    std::fs::write(to, out.stdout).expect("writes");
+}
+
+/// Shards kept in `CAMPAIGNS/NAME/shard-NNNNN.ffd.xz` are unpacked instead of played: with
+/// both of netD's small g2 shards kept and no generator to play with, the recipe makes
+/// the network a playing run made; with one kept it plays the other alone; a campaign
+/// whose sha256 is not the one `CAMPAIGNS/SHA256SUMS` records stops the recipe.
+#[test]
+fn the_recipe_unpacks_kept_shards_and_checks_their_campaign() {
+    let dir = std::env::temp_dir().join(format!("fivefold-kept-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, played) = recipe("netD", &dir.join("a"), "");
+    assert!(ok, "the recipe failed: {played}");
+    let net = recipe_hash(&played, "netD.q");
+    let campaign = recipe_hash(&played, "g2.ffd");
+    let kept = |name: &str, shards: &[u32], sum: &str| {
+        let folder = dir.join(name);
+        std::fs::create_dir_all(folder.join("g2")).expect("mkdir");
+        for k in shards {
+            let shard = format!("g2/shard-0000{k}.ffd");
+            xz_to(
+                &dir.join("a").join(&shard),
+                &folder.join(format!("{shard}.xz")),
+            );
+        }
+        std::fs::write(folder.join("SHA256SUMS"), format!("{sum}  g2.ffd\n")).expect("sums");
+        folder.to_string_lossy().into_owned()
+    };
+    let all = kept("all", &[0, 1], &campaign);
+    let env = [
+        ("CAMPAIGNS", all.as_str()),
+        ("FIVEFOLD_DATA", "/no/generator"),
+    ];
+    let (ok, out) = recipe_with("netD", &dir.join("b"), &net, &env);
+    assert!(ok, "a recipe with every shard kept failed: {out}");
+    assert!(out.contains("g2: 2 shards unpacked"), "{out}");
+    assert_eq!(recipe_hash(&out, "g2.ffd"), campaign);
+    let one = kept("one", &[0], &campaign);
+    let (ok, out) = recipe_with("netD", &dir.join("c"), &net, &[("CAMPAIGNS", one.as_str())]);
+    assert!(ok, "a recipe with one shard kept failed: {out}");
+    assert!(out.contains("g2: 1 shards unpacked from"), "{out}");
+    assert!(out.contains("1 to play"), "{out}");
+    let wrong = kept("wrong", &[0, 1], &"0".repeat(64));
+    let env = [("CAMPAIGNS", wrong.as_str())];
+    let (ok, out) = recipe_with("netD", &dir.join("d"), "", &env);
+    assert!(
+        !ok,
+        "a campaign with another sha256 must stop the recipe: {out}"
+    );
+    assert!(out.contains("not the recorded"), "{out}");
+    assert!(
+        !dir.join("d/netD.q").exists(),
+        "no training after a failed check"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,7 +11,14 @@
 # this script passes them). SMALL=1 runs the recipe small (the first two shards of each
 # campaign, two games a shard, 300 nodes a move, one epoch; tests); the check then needs
 # EXPECT, and PARENT may name one network file to stand for every parent. FIVEFOLD_DATA
-# and FIVEFOLD_TRAIN name the tools (default: target/release).
+# and FIVEFOLD_TRAIN name the tools (default: the generator built at GEN_COMMIT, below,
+# and target/release's trainer).
+#
+# Shards kept in the repository (CAMPAIGNS, default campaigns/ here, as
+# NAME/shard-NNNNN.ffd.xz) are unpacked instead of played, so a campaign played once need
+# not be played again on a new machine. Every campaign is checked against its sha256 in
+# CAMPAIGNS/SHA256SUMS before the training (under SMALL, which plays small campaigns of
+# its own, only where CAMPAIGNS is given).
 # netD (built in from session 44 to 53) was netB fine-tuned on one campaign netB played;
 # its recipe was made again byte for byte on 2026-11-30 (session 52: the campaign 58
 # minutes on two cores, the training 2).
@@ -22,10 +29,49 @@ net=${1:?usage: reproduce.sh NET WORKDIR (NET: netI, netH, netG, netE or netD)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-DATA=${FIVEFOLD_DATA:-$root/target/release/fivefold-data}
 TRAIN=${FIVEFOLD_TRAIN:-$root/target/release/fivefold-train}
 JOBS=${JOBS:-2}
 SMALL=${SMALL:-}
+if [ -n "$SMALL" ]; then
+    CAMPAIGNS=${CAMPAIGNS:-}
+else
+    CAMPAIGNS=${CAMPAIGNS:-$here/campaigns}
+fi
+# The campaigns were played by the search as it stood up to GEN_COMMIT: 119795c (the
+# policy read after a cached value, session 63) plays other games from the same seeds, so
+# today's generator would not make them again. It is built once under WORKDIR.
+GEN_COMMIT=${GEN_COMMIT:-501e594}
+
+# generator: sets DATA to the campaigns' fivefold-data (FIVEFOLD_DATA if given, else the
+# one built at GEN_COMMIT from the repository's history).
+generator() {
+    if [ -n "${FIVEFOLD_DATA:-}" ]; then
+        DATA=$FIVEFOLD_DATA
+        return
+    fi
+    local dir=$work/generator-$GEN_COMMIT
+    DATA=$dir/target/release/fivefold-data
+    if [ ! -x "$DATA" ]; then
+        rm -rf "$dir/src"
+        mkdir -p "$dir/src"
+        git -C "$root" archive "$GEN_COMMIT" | tar -x -C "$dir/src"
+        cargo build --release --quiet --bin fivefold-data \
+            --manifest-path "$dir/src/Cargo.toml" --target-dir "$dir/target"
+    fi
+}
+
+# check NAME: WORKDIR/NAME.ffd against campaigns/SHA256SUMS (or CAMPAIGNS's), if listed.
+check() {
+    local sums=${CAMPAIGNS:-}/SHA256SUMS want got
+    if [ -z "${CAMPAIGNS:-}" ] || [ ! -s "$sums" ]; then return 0; fi
+    want=$(awk -v f="$1.ffd" '$2 == f { print $1 }' "$sums")
+    if [ -z "$want" ]; then return 0; fi
+    got=$(sha256sum "$work/$1.ffd" | cut -d' ' -f1)
+    if [ "$got" != "$want" ]; then
+        echo "campaign $1.ffd has sha256 $got, not the recorded $want" >&2
+        exit 1
+    fi
+}
 
 # parent NAME COMMIT: the built-in network of COMMIT (or the file PARENT names, for every
 # parent: tests), as WORKDIR/NAME.q.
@@ -51,7 +97,8 @@ span() {
 
 # campaign NAME PARENT SEED GAMES SHARDS NODES "ORDER" [SIZE]: plays the shards ORDER
 # names (game i depends only on the seed and i) on a SIZE board (default 15) and
-# concatenates them, in that order, into WORKDIR/NAME.ffd.
+# concatenates them, in that order, into WORKDIR/NAME.ffd. Shards kept in CAMPAIGNS
+# (NAME/shard-NNNNN.ffd.xz) are unpacked instead of played.
 campaign() {
     local name=$1 nn=$work/$2.q seed=$3 games=$4 shards=$5 nodes=$6 size=${8:-15} order
     order=$(span "$7")
@@ -60,12 +107,31 @@ campaign() {
         # that echo may then get fails the pipeline under pipefail (flaky tests).
         games=$((shards * 2)) nodes=300 order=$(echo "$order" | sed -n 1,2p)
     fi
-    echo "$order" | SEED=$seed SIZE=$size GAMES=$games SHARDS=$shards NODES=$nodes NN=$nn \
-        OUT=$work/$name FIVEFOLD_DATA=$DATA xargs -P "$JOBS" -I{} bash -c \
-        '[ -s "$OUT/shard-$(printf %05d {}).ffd" ] || SHARD={} bash "$0"' \
-        "$root/docs/cluster/gen-shard.sh"
-    local k
+    local k shard missing=0 unpacked=0
+    mkdir -p "$work/$name"
+    for k in $order; do
+        shard=shard-$(printf %05d "$k").ffd
+        if [ -s "$work/$name/$shard" ]; then continue; fi
+        if [ -n "$CAMPAIGNS" ] && [ -s "$CAMPAIGNS/$name/$shard.xz" ]; then
+            xz -dc "$CAMPAIGNS/$name/$shard.xz" >"$work/$name/$shard.part"
+            mv "$work/$name/$shard.part" "$work/$name/$shard"
+            unpacked=$((unpacked + 1))
+        else
+            missing=$((missing + 1))
+        fi
+    done
+    if [ "$unpacked" -gt 0 ]; then
+        echo "$name: $unpacked shards unpacked from $CAMPAIGNS/$name, $missing to play"
+    fi
+    if [ "$missing" -gt 0 ]; then
+        generator
+        echo "$order" | SEED=$seed SIZE=$size GAMES=$games SHARDS=$shards NODES=$nodes \
+            NN=$nn OUT=$work/$name FIVEFOLD_DATA=$DATA xargs -P "$JOBS" -I{} bash -c \
+            '[ -s "$OUT/shard-$(printf %05d {}).ffd" ] || SHARD={} bash "$0"' \
+            "$root/docs/cluster/gen-shard.sh"
+    fi
     for k in $order; do cat "$work/$name/shard-$(printf %05d "$k").ffd"; done >"$work/$name.ffd"
+    check "$name"
     echo "$name.ffd sha256 $(sha256sum "$work/$name.ffd" | cut -d' ' -f1)"
 }
 
