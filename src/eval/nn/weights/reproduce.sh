@@ -60,10 +60,10 @@ generator() {
     fi
 }
 
-# check NAME: WORKDIR/NAME.ffd against campaigns/SHA256SUMS (or CAMPAIGNS's), if listed.
+# check NAME: WORKDIR/NAME.ffd against CAMPAIGNS/SHA256SUMS, if listed there.
 check() {
-    local sums=${CAMPAIGNS:-}/SHA256SUMS want got
-    if [ -z "${CAMPAIGNS:-}" ] || [ ! -s "$sums" ]; then return 0; fi
+    local sums=$CAMPAIGNS/SHA256SUMS want got
+    if [ -z "$CAMPAIGNS" ] || [ ! -s "$sums" ]; then return 0; fi
     want=$(awk -v f="$1.ffd" '$2 == f { print $1 }' "$sums")
     if [ -z "$want" ]; then return 0; fi
     got=$(sha256sum "$work/$1.ffd" | cut -d' ' -f1)
