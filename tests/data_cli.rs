@@ -584,5 +584,49 @@ fn the_recipe_unpacks_kept_shards_and_checks_their_campaign() {
         !dir.join("d/netD.q").exists(),
         "no training after a failed check"
     );
+    // KEPT=1 checks the kept shards alone: no generator, no training.
+    let only_kept = |campaigns: &str, work: &str| {
+        let env = [
+            ("CAMPAIGNS", campaigns),
+            ("FIVEFOLD_DATA", "/no/generator"),
+            ("KEPT", "1"),
+        ];
+        recipe_with("netD", &dir.join(work), "", &env)
+    };
+    let (ok, out) = only_kept(&all, "e");
+    assert!(ok, "checking a whole kept campaign failed: {out}");
+    assert!(out.contains("g2.ffd matches its recorded sha256"), "{out}");
+    assert!(!dir.join("e/netD.q").exists(), "KEPT=1 trains nothing");
+    let (ok, out) = only_kept(&one, "f");
+    assert!(ok, "{out}");
+    assert!(out.contains("g2: 1 of 2 shards kept, not checked"), "{out}");
+    let (ok, out) = only_kept(&wrong, "g");
+    assert!(!ok, "a kept campaign with another sha256 must fail: {out}");
+    assert!(out.contains("not the recorded"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The campaigns kept in the repository (`src/eval/nn/weights/campaigns/`): every one
+/// whose shards are all kept is the campaign netI was trained on (its recorded sha256),
+/// every other is reported with the shards it keeps; H20 is whole since session 65.
+#[test]
+fn the_repositorys_whole_kept_campaigns_are_the_ones_neti_was_trained_on() {
+    let dir = std::env::temp_dir().join(format!("fivefold-repo-kept-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let env = [
+        ("SMALL", ""),
+        ("KEPT", "1"),
+        ("FIVEFOLD_DATA", "/no/generator"),
+    ];
+    let (ok, out) = recipe_with("netI", &dir, "", &env);
+    assert!(ok, "the kept campaigns failed their check: {out}");
+    for name in ["c5", "g2", "dA", "c20", "c20e", "g20", "h20"] {
+        let checked = out.contains(&format!("{name}.ffd matches its recorded sha256"));
+        let partial = out.lines().any(|l| {
+            l.starts_with(&format!("{name}: ")) && l.ends_with("shards kept, not checked")
+        });
+        assert!(checked || partial, "{name}: {out}");
+    }
+    assert!(out.contains("h20.ffd matches its recorded sha256"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -18,7 +18,10 @@
 # NAME/shard-NNNNN.ffd.xz) are unpacked instead of played, so a campaign played once need
 # not be played again on a new machine. Every campaign is checked against its sha256 in
 # CAMPAIGNS/SHA256SUMS before the training (under SMALL, which plays small campaigns of
-# its own, only where CAMPAIGNS is given).
+# its own, only where CAMPAIGNS is given). KEPT=1 only checks the kept shards: each of
+# NET's campaigns whose shards are all kept is unpacked, joined and checked against its
+# sha256; the others are reported with their count of kept shards; nothing is played or
+# trained (seconds, no generator: a test runs it on the repository's campaigns).
 # netD (built in from session 44 to 53) was netB fine-tuned on one campaign netB played;
 # its recipe was made again byte for byte on 2026-11-30 (session 52: the campaign 58
 # minutes on two cores, the training 2).
@@ -32,6 +35,7 @@ work=$(cd "$work" && pwd)
 TRAIN=${FIVEFOLD_TRAIN:-$root/target/release/fivefold-train}
 JOBS=${JOBS:-2}
 SMALL=${SMALL:-}
+KEPT=${KEPT:-}
 if [ -n "$SMALL" ]; then
     CAMPAIGNS=${CAMPAIGNS:-}
 else
@@ -71,11 +75,13 @@ check() {
         echo "campaign $1.ffd has sha256 $got, not the recorded $want" >&2
         exit 1
     fi
+    echo "$1.ffd matches its recorded sha256"
 }
 
 # parent NAME COMMIT: the built-in network of COMMIT (or the file PARENT names, for every
-# parent: tests), as WORKDIR/NAME.q.
+# parent: tests), as WORKDIR/NAME.q (not under KEPT=1).
 parent() {
+    if [ -n "$KEPT" ]; then return 0; fi
     if [ -n "${PARENT:-}" ]; then
         cp "$PARENT" "$work/$1.q"
     elif [ ! -s "$work/$1.q" ]; then
@@ -109,6 +115,7 @@ campaign() {
     fi
     local k shard missing=0 unpacked=0
     mkdir -p "$work/$name"
+    if [ -n "$KEPT" ] && ! all_kept "$name" "$order"; then return 0; fi
     for k in $order; do
         shard=shard-$(printf %05d "$k").ffd
         if [ -s "$work/$name/$shard" ]; then continue; fi
@@ -135,11 +142,25 @@ campaign() {
     echo "$name.ffd sha256 $(sha256sum "$work/$name.ffd" | cut -d' ' -f1)"
 }
 
+# all_kept NAME "ORDER": whether CAMPAIGNS keeps every shard ORDER names; if not, says
+# how many it keeps (KEPT=1).
+all_kept() {
+    local k kept=0 total=0
+    for k in $2; do
+        total=$((total + 1))
+        if [ -s "$CAMPAIGNS/$1/shard-$(printf %05d "$k").ffd.xz" ]; then kept=$((kept + 1)); fi
+    done
+    if [ "$kept" -lt "$total" ]; then
+        echo "$1: $kept of $total shards kept, not checked"
+        return 1
+    fi
+}
 # train EPOCHS FILES... [OPTIONS]: the trainer with the recipes' common options (two
 # threads: the result depends on the thread count), writing WORKDIR/NET.q.
 train() {
     local epochs=$1
     shift
+    if [ -n "$KEPT" ]; then return 0; fi
     if [ -n "$SMALL" ]; then epochs=1; fi
     "$TRAIN" "$@" --epochs "$epochs" --threads 2 --seed 1 --weight-decay 0.05 \
         --shape-prior --out "$work/$net.bin" --quant-out "$work/$net.q" \
@@ -214,6 +235,10 @@ case "$net" in
         ;;
 esac
 
+if [ -n "$KEPT" ]; then
+    echo "kept shards checked; nothing played or trained"
+    exit 0
+fi
 if [ -n "$SMALL" ]; then expect=; fi
 EXPECT=${EXPECT:-$expect}
 got=$(sha256sum "$work/$net.q" | cut -d' ' -f1)
