@@ -114,8 +114,8 @@ campaign() {
         games=$((shards * 2)) nodes=300 order=$(echo "$order" | sed -n 1,2p)
     fi
     local k shard missing=0 unpacked=0
-    mkdir -p "$work/$name"
     if [ -n "$KEPT" ] && ! all_kept "$name" "$order"; then return 0; fi
+    mkdir -p "$work/$name"
     for k in $order; do
         shard=shard-$(printf %05d "$k").ffd
         if [ -s "$work/$name/$shard" ]; then continue; fi
