@@ -609,7 +609,7 @@ fn the_recipe_unpacks_kept_shards_and_checks_their_campaign() {
 /// The campaigns kept in the repository (`src/eval/nn/weights/campaigns/`): every one
 /// whose shards are all kept is the campaign netI was trained on (its recorded sha256),
 /// every other is reported with the shards it keeps; C5 and H20 are whole since session
-/// 65, G2, dA and C20 since session 66, C20E since session 67.
+/// 65, G2, dA and C20 since session 66, C20E since session 67, G20 since session 68.
 #[test]
 fn the_repositorys_whole_kept_campaigns_are_the_ones_neti_was_trained_on() {
     let dir = std::env::temp_dir().join(format!("fivefold-repo-kept-{}", std::process::id()));
@@ -628,7 +628,7 @@ fn the_repositorys_whole_kept_campaigns_are_the_ones_neti_was_trained_on() {
         });
         assert!(checked || partial, "{name}: {out}");
     }
-    for whole in ["c5", "g2", "dA", "c20", "c20e", "h20"] {
+    for whole in ["c5", "g2", "dA", "c20", "c20e", "g20", "h20"] {
         let line = format!("{whole}.ffd matches its recorded sha256");
         assert!(out.contains(&line), "{out}");
     }
