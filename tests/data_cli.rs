@@ -499,6 +499,15 @@ fn after_nete<'a>(later: &[(&'a str, u8)]) -> Vec<(&'a str, u8)> {
 }
 
 #[test]
+fn the_netj_recipe_plays_its_eight_campaigns_in_order_the_last_on_15x15() {
+    recipe_test(
+        "netJ",
+        &after_nete(&[("c20e", 15), ("g20", 20), ("h20", 20), ("i15", 15)]),
+        64,
+    );
+}
+
+#[test]
 fn the_neti_recipe_plays_its_seven_campaigns_in_order_the_last_two_on_20x20() {
     recipe_test(
         "netI",

@@ -3,7 +3,7 @@
 # byte for byte: its campaigns, each played by a parent network taken from the
 # repository's history, concatenated in the recipe's order, then one training run.
 #
-#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR   (NET: netI, netH, netG, netE or netD)
+#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR   (NET: netJ, netI, netH, netG, netE or netD)
 #
 # The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
 # Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
@@ -28,7 +28,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-net=${1:?usage: reproduce.sh NET WORKDIR (NET: netI, netH, netG, netE or netD)}
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: netJ, netI, netH, netG, netE or netD)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -193,6 +193,18 @@ netg_files=("${nete_files[@]}" "$work/c20e.ffd")
 neth_files=("${netg_files[@]}" "$work/g20.ffd")
 
 case "$net" in
+    netJ)
+        # netJ, not yet trained (issue 44, next step): netI's recipe from nothing on
+        # netI's seven campaigns and a 15x15 one netI played (i15, played in sessions 60
+        # and 68; README.md here). Its expected sha256 is recorded once it is trained.
+        expect=
+        neth_data
+        parent netH 0cca049
+        campaign h20 netH 20261591 100000 400 20000 "0..96" 20
+        parent netI 3eb85a5
+        campaign i15 netI 20261601 100000 400 20000 "0..121"
+        train 6 "${neth_files[@]}" "$work/h20.ffd" "$work/i15.ffd" --channels 64
+        ;;
     netI)
         # netI, built in at session 59: netH's recipe on netH's six campaigns and a
         # second 20x20 one, netH played (h20; README.md here).
@@ -230,7 +242,7 @@ case "$net" in
         train 3 "$work/g2.ffd" --init "$work/netB.q" --lr 0.0005
         ;;
     *)
-        echo "unknown network $net (known: netI, netH, netG, netE, netD)" >&2
+        echo "unknown network $net (known: netJ, netI, netH, netG, netE, netD)" >&2
         exit 2
         ;;
 esac
