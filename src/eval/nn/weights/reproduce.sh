@@ -168,7 +168,8 @@ train() {
 }
 
 # nete_data: netE's four campaigns (and their parents); netg_data: netG's five, the
-# fifth played by netE; neth_data: netH's six, the sixth (20x20) played by netG. Each
+# fifth played by netE; neth_data: netH's six, the sixth (20x20) played by netG;
+# neti_data: netI's seven, the seventh (20x20) played by netH. Each
 # recipe below trains on a campaign list that grew by one.
 nete_data() {
     parent netB ff33754^
@@ -188,9 +189,15 @@ neth_data() {
     parent netG 9a0d016
     campaign g20 netG 20261581 100000 400 20000 "0..96" 20
 }
+neti_data() {
+    neth_data
+    parent netH 0cca049
+    campaign h20 netH 20261591 100000 400 20000 "0..96" 20
+}
 nete_files=("$work/c5.ffd" "$work/g2.ffd" "$work/dA.ffd" "$work/c20.ffd")
 netg_files=("${nete_files[@]}" "$work/c20e.ffd")
 neth_files=("${netg_files[@]}" "$work/g20.ffd")
+neti_files=("${neth_files[@]}" "$work/h20.ffd")
 
 case "$net" in
     netJ)
@@ -198,21 +205,17 @@ case "$net" in
         # netI's seven campaigns and a 15x15 one netI played (i15, played in sessions 60
         # and 68; README.md here). Its expected sha256 is recorded once it is trained.
         expect=
-        neth_data
-        parent netH 0cca049
-        campaign h20 netH 20261591 100000 400 20000 "0..96" 20
+        neti_data
         parent netI 3eb85a5
         campaign i15 netI 20261601 100000 400 20000 "0..121"
-        train 6 "${neth_files[@]}" "$work/h20.ffd" "$work/i15.ffd" --channels 64
+        train 6 "${neti_files[@]}" "$work/i15.ffd" --channels 64
         ;;
     netI)
         # netI, built in at session 59: netH's recipe on netH's six campaigns and a
         # second 20x20 one, netH played (h20; README.md here).
         expect=b92086f029c0fc7bb6a3cc4b7745990f06910eaa0ac318d662a4832672828575
-        neth_data
-        parent netH 0cca049
-        campaign h20 netH 20261591 100000 400 20000 "0..96" 20
-        train 6 "${neth_files[@]}" "$work/h20.ffd" --channels 64
+        neti_data
+        train 6 "${neti_files[@]}" --channels 64
         ;;
     netH)
         # netH, built in at session 58: netG's recipe on netG's five campaigns and a
