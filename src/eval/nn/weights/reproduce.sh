@@ -201,10 +201,10 @@ neti_files=("${neth_files[@]}" "$work/h20.ffd")
 
 case "$net" in
     netJ)
-        # netJ, not yet trained (issue 44, next step): netI's recipe from nothing on
-        # netI's seven campaigns and a 15x15 one netI played (i15, played in sessions 60
-        # and 68; README.md here). Its expected sha256 is recorded once it is trained.
-        expect=
+        # netJ, trained in session 69: netI's recipe from nothing on netI's seven
+        # campaigns and a 15x15 one netI played (i15, played in sessions 60 and 68;
+        # README.md here).
+        expect=1605639f58b11eb36e707756be56fa99a0a7ed875b98e811f6c8b85929b37083
         neti_data
         parent netI 3eb85a5
         campaign i15 netI 20261601 100000 400 20000 "0..121"
