@@ -201,9 +201,9 @@ neti_files=("${neth_files[@]}" "$work/h20.ffd")
 
 case "$net" in
     netJ)
-        # netJ, trained in session 69: netI's recipe from nothing on netI's seven
-        # campaigns and a 15x15 one netI played (i15, played in sessions 60 and 68;
-        # README.md here).
+        # netJ, trained in session 69 and not built in (level with netI on 15x15,
+        # behind on 20x20; README.md here): netI's recipe from nothing on netI's seven
+        # campaigns and a 15x15 one netI played (i15, played in sessions 60 and 68).
         expect=1605639f58b11eb36e707756be56fa99a0a7ed875b98e811f6c8b85929b37083
         neti_data
         parent netI 3eb85a5
