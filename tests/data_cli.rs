@@ -499,6 +499,15 @@ fn after_nete<'a>(later: &[(&'a str, u8)]) -> Vec<(&'a str, u8)> {
 }
 
 #[test]
+fn the_netk_recipe_plays_its_eight_campaigns_in_order_the_last_three_on_20x20() {
+    recipe_test(
+        "netK",
+        &after_nete(&[("c20e", 15), ("g20", 20), ("h20", 20), ("i20", 20)]),
+        64,
+    );
+}
+
+#[test]
 fn the_netj_recipe_plays_its_eight_campaigns_in_order_the_last_on_15x15() {
     recipe_test(
         "netJ",
@@ -615,12 +624,12 @@ fn the_recipe_unpacks_kept_shards_and_checks_their_campaign() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The campaigns kept in the repository (`src/eval/nn/weights/campaigns/`): all seven
-/// of netI's are kept whole and each is the campaign netI was trained on (its recorded
+/// The campaigns kept in the repository (`src/eval/nn/weights/campaigns/`): all eight
+/// of netK's are kept whole and each is the campaign netK was trained on (its recorded
 /// sha256); C5 and H20 are whole since session 65, G2, dA and C20 since session 66, C20E
-/// since session 67, G20 since session 68.
+/// since session 67, G20 since session 68, I20 since session 70.
 #[test]
-fn the_repositorys_whole_kept_campaigns_are_the_ones_neti_was_trained_on() {
+fn the_repositorys_whole_kept_campaigns_are_the_ones_netk_was_trained_on() {
     let dir = std::env::temp_dir().join(format!("fivefold-repo-kept-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let env = [
@@ -628,9 +637,9 @@ fn the_repositorys_whole_kept_campaigns_are_the_ones_neti_was_trained_on() {
         ("KEPT", "1"),
         ("FIVEFOLD_DATA", "/no/generator"),
     ];
-    let (ok, out) = recipe_with("netI", &dir, "", &env);
+    let (ok, out) = recipe_with("netK", &dir, "", &env);
     assert!(ok, "the kept campaigns failed their check: {out}");
-    for whole in ["c5", "g2", "dA", "c20", "c20e", "g20", "h20"] {
+    for whole in ["c5", "g2", "dA", "c20", "c20e", "g20", "h20", "i20"] {
         let line = format!("{whole}.ffd matches its recorded sha256");
         assert!(out.contains(&line), "{out}");
     }

@@ -3,7 +3,7 @@
 # byte for byte: its campaigns, each played by a parent network taken from the
 # repository's history, concatenated in the recipe's order, then one training run.
 #
-#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR   (NET: netJ, netI, netH, netG, netE or netD)
+#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR   (NET: netK, netJ, netI, netH, netG, netE or netD)
 #
 # The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
 # Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
@@ -28,7 +28,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-net=${1:?usage: reproduce.sh NET WORKDIR (NET: netJ, netI, netH, netG, netE or netD)}
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: netK, netJ, netI, netH, netG, netE or netD)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -200,6 +200,15 @@ neth_files=("${netg_files[@]}" "$work/g20.ffd")
 neti_files=("${neth_files[@]}" "$work/h20.ffd")
 
 case "$net" in
+    netK)
+        # netK, trained in session 70: netI's recipe from nothing on netI's seven
+        # campaigns and a third 20x20 one, netI played (i20, sessions 69 and 70).
+        expect=
+        neti_data
+        parent netI 3eb85a5
+        campaign i20 netI 20261611 100000 400 20000 "0..96" 20
+        train 6 "${neti_files[@]}" "$work/i20.ffd" --channels 64
+        ;;
     netJ)
         # netJ, trained in session 69 and not built in (level with netI on 15x15,
         # behind on 20x20; README.md here): netI's recipe from nothing on netI's seven
@@ -245,7 +254,7 @@ case "$net" in
         train 3 "$work/g2.ffd" --init "$work/netB.q" --lr 0.0005
         ;;
     *)
-        echo "unknown network $net (known: netJ, netI, netH, netG, netE, netD)" >&2
+        echo "unknown network $net (known: netK, netJ, netI, netH, netG, netE, netD)" >&2
         exit 2
         ;;
 esac
