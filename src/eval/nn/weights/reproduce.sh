@@ -201,8 +201,9 @@ neti_files=("${neth_files[@]}" "$work/h20.ffd")
 
 case "$net" in
     netK)
-        # netK, trained in session 70: netI's recipe from nothing on netI's seven
-        # campaigns and a third 20x20 one, netI played (i20, sessions 69 and 70).
+        # netK, trained in session 70 and not built in (level with netI on both boards;
+        # README.md here): netI's recipe from nothing on netI's seven campaigns and a
+        # third 20x20 one, netI played (i20, sessions 69 and 70).
         expect=5567e4dd43b4575872a69b7f4d61a1baa50a38036bcfc49501b3f9ecb1bc9b7b
         neti_data
         parent netI 3eb85a5
