@@ -3,7 +3,7 @@
 # byte for byte: its campaigns, each played by a parent network taken from the
 # repository's history, concatenated in the recipe's order, then one training run.
 #
-#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR   (NET: netK, netJ, netI, netH, netG, netE or netD)
+#   bash src/eval/nn/weights/reproduce.sh NET WORKDIR   (NET: one of `known` below)
 #
 # The shards run here, JOBS at a time (default 2), through docs/cluster/gen-shard.sh.
 # Shards already in WORKDIR/CAMPAIGN/shard-NNNNN.ffd are kept, so a cluster may play them
@@ -28,7 +28,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-net=${1:?usage: reproduce.sh NET WORKDIR (NET: netK, netJ, netI, netH, netG, netE or netD)}
+# The recipes below, newest first (one list for both messages).
+known="netK, netJ, netI, netH, netG, netE, netD"
+net=${1:?usage: reproduce.sh NET WORKDIR (NET: $known)}
 work=${2:?usage: reproduce.sh NET WORKDIR}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -255,7 +257,7 @@ case "$net" in
         train 3 "$work/g2.ffd" --init "$work/netB.q" --lr 0.0005
         ;;
     *)
-        echo "unknown network $net (known: netK, netJ, netI, netH, netG, netE, netD)" >&2
+        echo "unknown network $net (known: $known)" >&2
         exit 2
         ;;
 esac
